@@ -1,0 +1,126 @@
+import TriggerKit
+
+/// `bench explain`: for one event, every trigger whose condition was considered, which filter
+/// failed on which value, and what delivery decided and why.
+public enum Explain {
+    /// A human-readable report. `history` events are delivered first so re-eligibility and the
+    /// interval see a realistic past; the explained event is delivered last.
+    public static func report(triggerSet: TriggerSet, event: Event, history: [Event] = []) -> String {
+        var lines: [String] = []
+        lines.append("event: \(describe(event))")
+        let triggers = triggerSet.triggers
+        var considered = 0
+        for (index, trigger) in triggers.enumerated() {
+            let applicable = trigger.conditions.enumerated().filter { $0.element.appliesTo(event.kind) }
+            guard !applicable.isEmpty else { continue }
+            considered += 1
+            let window = trigger.windowHolds(event.time)
+            var conditionLines: [String] = []
+            var anyCondition = false
+            for (ci, condition) in applicable {
+                let (holds, detail) = explain(condition.filters, event: event)
+                anyCondition = anyCondition || holds
+                conditionLines.append("    conditions[\(ci)] \(condition.typeName)\(conditionKey(condition)): \(holds ? "matches" : "does not match")")
+                conditionLines.append(contentsOf: detail.map { "      " + $0 })
+            }
+            let matched = window && anyCondition
+            lines.append("trigger \"\(trigger.id)\" (triggers[\(index)], priority \(JSONValue.format(trigger.priority))): \(matched ? "MATCHED" : "not matched")")
+            if !window {
+                lines.append("    window: event time \(JSONValue.format(event.time)) is outside [\(trigger.startTime.map(JSONValue.format) ?? "open"), \(trigger.endTime.map(JSONValue.format) ?? "open")]")
+            }
+            lines.append(contentsOf: conditionLines)
+        }
+        if considered == 0 { lines.append("no trigger has a condition for this event kind and name") }
+
+        let engine = DeliveryEngine(triggerSet: triggerSet, startTime: -.infinity)
+        for e in history { engine.handle(e) }
+        _ = engine.drainRecords()
+        let outcome = engine.handle(event)!
+        lines.append("delivery: \(outcome.kind.rawValue)" + (outcome.winner.map { " \"\(triggers[$0].id)\"" } ?? ""))
+        for (k, m) in outcome.matched.enumerated() {
+            lines.append("    \"\(triggers[m].id)\": \(describe(outcome.verdicts[k], triggers[m], triggerSet))")
+        }
+        switch outcome.kind {
+        case .noMatch: lines.append("    no re-eligible trigger matched: the no-matching-trigger callback is called")
+        case .throttled: lines.append("    every candidate is inside its minimum interval: no message, no callback")
+        case .triggered:
+            let w = triggers[outcome.winner!]
+            lines.append("    due at \(JSONValue.format(event.time + w.delay)), expires at \(JSONValue.format(event.time + w.effectiveTimeout))")
+        }
+        for r in engine.drainRecords() {
+            lines.append("    at \(JSONValue.format(r.time)): \(r.triggerID ?? "local message") \(r.display.rawValue)" + (r.reason.map { " (\($0.rawValue))" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func conditionKey(_ c: Condition) -> String {
+        switch c {
+        case .customEvent(let name, _): return " \"\(name)\""
+        case .purchase(let p, _): return p.map { " product \"\($0)\"" } ?? " (any product)"
+        case .sessionStart: return ""
+        case .pushClick(let c, let a):
+            return (c.map { " campaign \"\($0)\"" } ?? " (any campaign)") + (a.map { " action \"\($0)\"" } ?? "")
+        }
+    }
+
+    static func explain(_ cnf: FilterCNF, event: Event) -> (Bool, [String]) {
+        guard !cnf.isEmpty else { return (true, ["no filters: always holds"]) }
+        var all = true
+        var out: [String] = []
+        for (k, clause) in cnf.clauses.enumerated() {
+            var parts: [String] = []
+            var clauseHolds = false
+            for f in clause {
+                let holds = FilterEvaluation.holds(f, properties: event.properties, eventTime: event.time)
+                clauseHolds = clauseHolds || holds
+                let seen: String
+                if let v = event.properties[f.property] {
+                    seen = v.type == f.type ? "value \(v)" : "missing (value \(v) is not a \(f.type.rawValue))"
+                } else {
+                    seen = "missing"
+                }
+                parts.append("\(f.property) \(f.type.rawValue) \(f.op.rawValue)\(operand(f.operand)): \(seen) -> \(holds)")
+            }
+            all = all && clauseHolds
+            out.append("clause \(k) \(clauseHolds ? "holds" : "FAILS"): " + parts.joined(separator: " | "))
+        }
+        return (all, out)
+    }
+
+    static func operand(_ o: Filter.Operand) -> String {
+        switch o {
+        case .none: return ""
+        case .number(let v): return " \(v)"
+        case .numbers(let l): return " [" + l.map(\.description).joined(separator: ", ") + "]"
+        case .string(let s): return " " + PropertyValue.string(s).description
+        case .strings(let l): return " [" + l.map { PropertyValue.string($0).description }.joined(separator: ", ") + "]"
+        case .bool(let b): return " \(b)"
+        case .seconds(let s): return " \(JSONValue.format(s))"
+        case .regex(let r): return " /\(r.pattern)/i"
+        }
+    }
+
+    static func describe(_ event: Event) -> String {
+        let what: String
+        switch event.kind {
+        case .customEvent(let n): what = "custom_event \"\(n)\""
+        case .purchase(let p): what = "purchase of \"\(p)\""
+        case .sessionStart: what = "session_start"
+        case .pushClick(let c, let a): what = "push_click campaign \(c.map { "\"\($0)\"" } ?? "none")" + (a.map { " action \"\($0)\"" } ?? "")
+        }
+        let props = event.properties.keys.sorted().map { "\($0)=\(event.properties[$0]!)" }.joined(separator: ", ")
+        return "\(what) at \(JSONValue.format(event.time))" + (props.isEmpty ? "" : " {\(props)}")
+    }
+
+    static func describe(_ v: DeliveryOutcome.Verdict, _ t: Trigger, _ set: TriggerSet) -> String {
+        switch v {
+        case .won: return "wins (priority \(JSONValue.format(t.priority)); ties go to the trigger listed later)"
+        case .lost(let to): return "loses to \"\(to)\" (priority \(JSONValue.format(t.priority))); kept as a fallback"
+        case .notReEligible(let rule, let last):
+            return rule < 0 ? "not re-eligible: shows only once and displayed at \(JSONValue.format(last))"
+                : "not re-eligible: displayed at \(JSONValue.format(last)), needs \(JSONValue.format(rule)) s"
+        case .throttled(let interval, let since):
+            return "throttled: last display \(JSONValue.format(since)) s ago, interval \(JSONValue.format(interval)) s"
+        }
+    }
+}

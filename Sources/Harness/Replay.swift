@@ -1,0 +1,135 @@
+import Foundation
+import TriggerKit
+
+/// Simulates one device replaying a JSONL stream (SPEC §7): app in the foreground, portrait, nothing
+/// showing; one JSON outcome line per input line, in input order.
+public final class ReplaySession: DeliveryDelegate {
+    /// Asset URLs with this prefix fail to load in a replay, so asset failure and fallbacks can be scripted.
+    public static let failingAssetPrefix = "fail:"
+
+    public let engine: DeliveryEngine
+    private let triggerSet: TriggerSet
+    public private(set) var invalidLines = 0
+    private var index = 0
+
+    public init(triggerSet: TriggerSet, displaySeconds: Double = 10,
+                makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }) {
+        self.triggerSet = triggerSet
+        engine = DeliveryEngine(
+            triggerSet: triggerSet, startTime: -.infinity,
+            configuration: .init(displaySeconds: displaySeconds), makeMatcher: makeMatcher)
+        engine.delegate = self
+    }
+
+    public func loadAssets(of message: PendingMessage) -> Bool {
+        !message.message.assets.contains { $0.hasPrefix(Self.failingAssetPrefix) }
+    }
+
+    /// Processes one input line and returns its output line (without a newline).
+    public func process(_ line: LineReader.Line) -> String {
+        defer { index += 1 }
+        var out = "{\"index\":\(index)"
+        do {
+            let bytes: [UInt8]
+            switch line {
+            case .text(let b): bytes = b
+            case .tooLong(let n):
+                throw InputError(path: "$", reason: "line is \(n) bytes; at most \(EventDecoder.maxLineBytes) are allowed")
+            }
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
+                throw InputError(path: "$", reason: "empty line; expected one JSON object per line")
+            }
+            let json = try EventDecoder.parseLine(bytes)
+            if let control = try ControlLine(json) {
+                apply(control)
+                out += ",\"outcome\":\"control\""
+            } else {
+                let event = try EventDecoder.decode(json)
+                let outcome = engine.handle(event)!
+                out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
+                if let w = outcome.winner {
+                    out += ",\"trigger\":"
+                    JSONValue.quote(triggerSet.triggers[w].id, into: &out)
+                }
+                out += ",\"matched\":["
+                for (k, m) in outcome.matched.enumerated() {
+                    if k > 0 { out += "," }
+                    JSONValue.quote(triggerSet.triggers[m].id, into: &out)
+                }
+                out += "]"
+            }
+        } catch {
+            invalidLines += 1
+            out += ",\"outcome\":\"invalid\",\"error\":"
+            JSONValue.quote("\(error)", into: &out)
+        }
+        let displays = engine.drainRecords()
+        if !displays.isEmpty {
+            out += ",\"displays\":["
+            for (k, r) in displays.enumerated() {
+                if k > 0 { out += "," }
+                out += "{\"time\":\(JSONValue.format(r.time)),\"trigger\":"
+                if let id = r.triggerID { JSONValue.quote(id, into: &out) } else { out += "null" }
+                out += ",\"display\":\"\(r.display.rawValue)\""
+                if let reason = r.reason { out += ",\"reason\":\"\(reason.rawValue)\"" }
+                out += "}"
+            }
+            out += "]"
+        }
+        out += "}"
+        return out
+    }
+
+    private func apply(_ control: ControlLine) {
+        switch control {
+        case .appState(let t, let s): engine.setAppState(s, at: t)
+        case .orientation(let t, let o): engine.setOrientation(o, at: t)
+        case .dismiss(let t): engine.dismiss(at: t)
+        }
+    }
+
+    /// Replays `eventsPath` ("-" for stdin) against the corpus, writing one line per input line to `write`.
+    /// Returns the number of invalid lines.
+    public static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
+                           makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
+                           write: (String) -> Void) throws -> Int {
+        let set = try CorpusDecoder.load(path: corpusPath)
+        var reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
+        let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)
+        while let line = reader.next() {
+            write(session.process(line))
+        }
+        return session.invalidLines
+    }
+}
+
+/// A replay control line: app state, orientation or dismissal (SPEC §7).
+enum ControlLine {
+    case appState(Double, AppState)
+    case orientation(Double, DeviceOrientation)
+    case dismiss(Double)
+
+    static let types: Set<String> = ["app_state", "orientation", "dismiss"]
+
+    /// The control line in `json`, nil when `json` is not a control line (an event, or invalid).
+    init?(_ json: JSONValue) throws {
+        guard case .string(let type)? = json["type"], Self.types.contains(type) else { return nil }
+        guard let time = json["time"]?.number else {
+            throw InputError(path: "time", reason: "missing or non-numeric \"time\" (seconds since the Unix epoch)")
+        }
+        switch type {
+        case "app_state":
+            guard case .string(let s)? = json["state"], let state = AppState(rawValue: s) else {
+                throw InputError(path: "state", reason: "app_state needs \"state\": \"foreground\" or \"background\"")
+            }
+            self = .appState(time, state)
+        case "orientation":
+            guard case .string(let s)? = json["value"], let o = DeviceOrientation(rawValue: s) else {
+                throw InputError(path: "value", reason: "orientation needs \"value\": \"portrait\" or \"landscape\"")
+            }
+            self = .orientation(time, o)
+        default:
+            self = .dismiss(time)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+/// A parsed JSON document that keeps what `Foundation.JSONSerialization` loses:
+/// integer vs. floating-point numbers, object key order, and duplicate-key detection.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    /// An integer literal that fits `Int64` (no fraction, no exponent).
+    case int(Int64)
+    /// Any other finite number.
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Members in document order; keys are unique (the parser refuses duplicates).
+    case object([(key: String, value: JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// The value of member `key` when this is an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { $0.key == key })?.value
+    }
+
+    /// A short name of the JSON type, for error messages.
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .int, .double: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    /// The numeric value, when this is a number.
+    public var number: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text, keys in stored order (used for output lines and round trips).
+    public var serialized: String {
+        var out = ""
+        JSONValue.write(self, into: &out)
+        return out
+    }
+
+    static func write(_ value: JSONValue, into out: inout String) {
+        switch value {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONValue.format(d)
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                write(item, into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, member) in members.enumerated() {
+                if i > 0 { out += "," }
+                quote(member.key, into: &out)
+                out += ":"
+                write(member.value, into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Formats a finite double the shortest way that reads back identically; integral values print without ".0".
+    public static func format(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    /// Appends `s` as a JSON string literal.
+    public static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a JSONL event stream on one simulated device; print one JSON outcome per input line.",
+        discussion: """
+            The device starts in the foreground, portrait, with nothing showing. Control lines change it:
+              {"time":t,"type":"app_state","state":"background"|"foreground"}
+              {"time":t,"type":"orientation","value":"landscape"|"portrait"}
+              {"time":t,"type":"dismiss"}
+            Asset URLs starting with "\(ReplaySession.failingAssetPrefix)" fail to load, to script asset failures.
+            Exit code 2 after the last line when any line was invalid.
+            """)
+
+    @Option(help: "The trigger corpus (trigger-corpus/1 JSON).")
+    var corpus: String
+
+    @Option(help: "The event stream, one JSON object per line; \"-\" reads standard input.")
+    var events: String
+
+    @Option(help: "Seconds a displayed message stays on screen unless a dismiss line comes first.")
+    var displaySeconds: Double = 10
+
+    func validate() throws {
+        guard displaySeconds >= 0, displaySeconds.isFinite else {
+            throw ValidationError("--display-seconds must be a finite number of seconds, zero or more")
+        }
+    }
+
+    func run() throws {
+        let out = StandardOutput()
+        let invalid = try ReplaySession.run(
+            corpusPath: corpus, eventsPath: events, displaySeconds: displaySeconds, write: out.line)
+        out.flush()
+        if invalid > 0 {
+            FileHandle.standardError.write(Data("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields\n".utf8))
+            throw ExitCode(Exit.badInput)
+        }
+    }
+}
+
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Explain one event: which triggers were considered, which filter failed on which value, and what delivery decided.")
+
+    @Option(help: "The trigger corpus (trigger-corpus/1 JSON).")
+    var corpus: String
+
+    @Option(help: "The event as one JSON object, e.g. '{\"time\":1732270000,\"type\":\"custom_event\",\"name\":\"added_to_cart\"}'.")
+    var event: String
+
+    @Option(help: "Optional JSONL of earlier events delivered first (for re-eligibility and the interval).")
+    var history: String?
+
+    func run() throws {
+        let set = try CorpusDecoder.load(path: corpus)
+        let decoded: Event
+        do {
+            decoded = try EventDecoder.decode(line: Array(event.utf8))
+        } catch let e as InputError {
+            throw InputError(file: "--event", path: e.path, reason: e.reason)
+        }
+        var past: [Event] = []
+        if let history {
+            var reader = try LineReader(path: history, maxLineBytes: EventDecoder.maxLineBytes)
+            var n = 0
+            while let line = reader.next() {
+                defer { n += 1 }
+                guard case .text(let bytes) = line else {
+                    throw InputError(file: history, path: "line \(n + 1)", reason: "line too long")
+                }
+                do {
+                    let json = try EventDecoder.parseLine(bytes)
+                    if case .string(let t)? = json["type"], !EventDecoder.eventTypes.contains(t) { continue }
+                    past.append(try EventDecoder.decode(json))
+                } catch let e as InputError {
+                    throw InputError(file: history, path: "line \(n + 1): \(e.path)", reason: e.reason)
+                }
+            }
+        }
+        print(Explain.report(triggerSet: set, event: decoded, history: past))
+    }
+}
+
+struct StrategiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strategies", abstract: "List the matcher strategies.")
+
+    func run() throws {
+        print("reference  linear scan, string compares, filters interpreted over a [String: Value] dictionary (the oracle)")
+    }
+}
