@@ -1,0 +1,56 @@
+import TriggerKit
+import XCTest
+
+final class JSONParserTests: XCTestCase {
+    func testIntegersStayIntegersAndFractionsBecomeDoubles() throws {
+        XCTAssertEqual(try JSONParser.parse("[3, 3.0, -0, 9223372036854775807, 9223372036854775808]"),
+                       .array([.int(3), .double(3), .int(0), .int(.max), .double(9_223_372_036_854_775_808)]))
+    }
+
+    func testDeepNestingIsAnErrorNotAStackOverflow() {
+        let hostile = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        XCTAssertThrowsError(try JSONParser.parse(hostile)) { error in
+            XCTAssertTrue("\(error)".contains("nesting deeper than"), "\(error)")
+        }
+    }
+
+    func testNumbersBeyondDoubleRangeAreRefused() {
+        XCTAssertThrowsError(try JSONParser.parse("1e400")) { XCTAssertTrue("\($0)".contains("out of range")) }
+        XCTAssertThrowsError(try JSONParser.parse("-1" + String(repeating: "0", count: 400)))
+    }
+
+    func testNaNAndInfinityAreNotJSON() {
+        for text in ["NaN", "Infinity", "-Infinity", "[nan]"] {
+            XCTAssertThrowsError(try JSONParser.parse(text), text)
+        }
+    }
+
+    func testDuplicateKeysAreRefusedWithTheirLocation() {
+        XCTAssertThrowsError(try JSONParser.parse("{\"a\":1,\n \"a\":2}")) { error in
+            let e = error as! JSONParser.SyntaxError
+            XCTAssertEqual(e.line, 2)
+            XCTAssertTrue(e.reason.contains("duplicate member name \"a\""))
+        }
+    }
+
+    func testEscapesAndSurrogatePairsDecode() throws {
+        XCTAssertEqual(try JSONParser.parse(#""a\"\\\/\n\u00e9\ud83d\ude00""#), .string("a\"\\/\né😀"))
+        XCTAssertThrowsError(try JSONParser.parse(#""\ud83d""#))
+    }
+
+    func testInvalidUTF8AndControlCharactersAreRefused() {
+        XCTAssertThrowsError(try JSONParser.parse([0x22, 0xFF, 0x22]))
+        XCTAssertThrowsError(try JSONParser.parse("\"a\u{01}b\""))
+    }
+
+    func testTrailingGarbageAndMalformedNumbersAreRefused() {
+        for text in ["{} x", "01", "1.", ".5", "-", "1e", "[1,]", "{\"a\"}", "tru"] {
+            XCTAssertThrowsError(try JSONParser.parse(text), text)
+        }
+    }
+
+    func testSerializedOutputRoundTrips() throws {
+        let text = #"{"b":[1,2.5,"x\n",true,null],"a":{"c":-3}}"#
+        XCTAssertEqual(try JSONParser.parse(text).serialized, text)
+    }
+}
