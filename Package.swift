@@ -14,8 +14,10 @@ let package = Package(
     targets: [
         // The embeddable engine: model, decoding, matchers, delivery. No dependency of ours.
         .target(name: "TriggerKit"),
-        // Replay, explain and (later) the measuring harness; knows TriggerKit's public API only.
-        .target(name: "Harness", dependencies: ["TriggerKit"]),
+        // Deterministic synthetic corpora and event streams, written into replay buffers.
+        .target(name: "Workload", dependencies: ["TriggerKit"]),
+        // Replay, explain and the measuring harness; knows TriggerKit's public API only.
+        .target(name: "Harness", dependencies: ["Workload", "TriggerKit"]),
         // The executable: argument parsing only.
         .executableTarget(
             name: "bench",
@@ -24,6 +26,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "TriggerKitTests", dependencies: ["TriggerKit"]),
+        .testTarget(name: "DifferentialTests", dependencies: ["Workload", "TriggerKit"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["Harness", "TriggerKit"],
             path: "Tests/ConformanceTests"),

@@ -25,7 +25,14 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Seconds a displayed message stays on screen unless a dismiss line comes first.")
     var displaySeconds: Double = 10
 
+    @Option(help: "The matcher strategy deciding matches (see `bench strategies`); outputs are identical for all.")
+    var strategy: String = "reference"
+
     func validate() throws {
+        guard StrategyRegistry.named(strategy) != nil else {
+            throw ValidationError("unknown strategy \"\(strategy)\"; choose one of \(StrategyRegistry.names.filter { $0 != "floor" }.joined(separator: ", "))")
+        }
+        guard strategy != "floor" else { throw ValidationError("floor evaluates nothing and cannot decide matches; pick another strategy") }
         guard displaySeconds >= 0, displaySeconds.isFinite else {
             throw ValidationError("--display-seconds must be a finite number of seconds, zero or more")
         }
@@ -34,7 +41,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let out = StandardOutput()
         let invalid = try ReplaySession.run(
-            corpusPath: corpus, eventsPath: events, displaySeconds: displaySeconds, write: out.line)
+            corpusPath: corpus, eventsPath: events, displaySeconds: displaySeconds,
+            makeMatcher: StrategyRegistry.eventMatcher(StrategyRegistry.named(strategy)!), write: out.line)
         out.flush()
         if invalid > 0 {
             FileHandle.standardError.write(Data("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields\n".utf8))
@@ -92,6 +100,9 @@ struct StrategiesCommand: ParsableCommand {
         commandName: "strategies", abstract: "List the matcher strategies.")
 
     func run() throws {
-        print("reference  linear scan, string compares, filters interpreted over a [String: Value] dictionary (the oracle)")
+        let width = StrategyRegistry.names.map(\.count).max()!
+        for s in StrategyRegistry.all {
+            print(s.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + s.summary)
+        }
     }
 }

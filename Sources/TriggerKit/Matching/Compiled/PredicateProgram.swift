@@ -1,0 +1,263 @@
+/// Every trigger condition of a set compiled once into flat, typed predicates: constants typed at
+/// load, string constants as interned ids (equality is an integer compare), `in` sets as sorted id
+/// arrays, regexes compiled once with results memoised per interned string in the scratch.
+public struct PredicateProgram: Sendable {
+    /// What a compiled predicate does; the type check is part of the opcode.
+    @usableFromInline enum Code: UInt8, Sendable {
+        case exists, notExists
+        case numEq, numNe, numGt, numGte, numLt, numLte, numIn, numNotIn
+        case strEq, strNe, strIn, strNotIn, regex, notRegex
+        case boolEq, boolNe
+        case dateBefore, dateAfter, dateLessThanAgo, dateMoreThanAgo, dateInLessThan, dateInMoreThan
+    }
+
+    @usableFromInline struct Predicate: Sendable {
+        @usableFromInline var key: Int32
+        @usableFromInline var code: Code
+        /// The `PropertyType` a present value must have (0 number, 1 string, 2 boolean, 3 date).
+        @usableFromInline var type: UInt8
+        @usableFromInline var holdsOnMissing: Bool
+        @usableFromInline var constTag: UInt8
+        @usableFromInline var constBits: UInt64
+        /// Start in the set pools (`in`/`not_in`) or the regex slot.
+        @usableFromInline var aux: Int32
+        @usableFromInline var auxCount: Int32
+    }
+
+    /// A compiled condition: its clauses `clauseStart..<clauseEnd` and, for push clicks, the action id.
+    @usableFromInline struct CompiledCondition: Sendable {
+        @usableFromInline var clauseStart: Int32
+        @usableFromInline var clauseEnd: Int32
+        /// -1 any (or not a push condition); -2 names an action no event can carry.
+        @usableFromInline var action: Int32
+    }
+
+    @usableFromInline let predicates: [Predicate]
+    /// Clause `c` is `predicates[clauseStart[c]..<clauseStart[c + 1]]`.
+    @usableFromInline let clauseStart: [Int32]
+    /// Condition `(t, k)` is `conditions[conditionStart[t] + k]`.
+    @usableFromInline let conditions: [CompiledCondition]
+    @usableFromInline let conditionStart: [Int32]
+    @usableFromInline let windowStart: [Double]
+    @usableFromInline let windowEnd: [Double]
+    @usableFromInline let stringSets: [Int32]
+    @usableFromInline let numberSetTags: [UInt8]
+    @usableFromInline let numberSetBits: [UInt64]
+    /// Distinct regexes; a predicate's `aux` is its slot here.
+    public let regexes: [CompiledRegex]
+
+    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        var predicates: [Predicate] = []
+        var clauseStart: [Int32] = [0]
+        var conditions: [CompiledCondition] = []
+        var conditionStart: [Int32] = []
+        var stringSets: [Int32] = []
+        var numberTags: [UInt8] = []
+        var numberBits: [UInt64] = []
+        var regexes: [CompiledRegex] = []
+        var regexSlot: [String: Int32] = [:]
+        let symbols = vocabulary.symbols
+        let typeCode: [PropertyType: UInt8] = [.number: 0, .string: 1, .boolean: 2, .date: 3]
+
+        for trigger in set.triggers {
+            conditionStart.append(Int32(conditions.count))
+            for condition in trigger.conditions {
+                let first = Int32(clauseStart.count - 1)
+                for clause in condition.filters.clauses {
+                    for f in clause {
+                        var p = Predicate(
+                            key: symbols.lookup(f.property)!, code: .exists, type: typeCode[f.type]!,
+                            holdsOnMissing: f.op.holdsOnMissing, constTag: 0, constBits: 0, aux: 0, auxCount: 0)
+                        switch (f.op, f.operand) {
+                        case (.exists, _): p.code = .exists
+                        case (.notExists, _): p.code = .notExists
+                        case (_, .number(let c)):
+                            p.code = [FilterOperator.eq: .numEq, .ne: .numNe, .gt: .numGt, .gte: .numGte, .lt: .numLt, .lte: .numLte][f.op]!
+                            (p.constTag, p.constBits) = Self.numberBits(c)
+                        case (_, .numbers(let list)):
+                            p.code = f.op == .in ? .numIn : .numNotIn
+                            p.aux = Int32(numberTags.count)
+                            p.auxCount = Int32(list.count)
+                            for c in list {
+                                let (t, b) = Self.numberBits(c)
+                                numberTags.append(t)
+                                numberBits.append(b)
+                            }
+                        case (_, .string(let s)):
+                            p.code = f.op == .eq ? .strEq : .strNe
+                            p.constBits = UInt64(symbols.lookup(s)!)
+                        case (_, .strings(let list)):
+                            p.code = f.op == .in ? .strIn : .strNotIn
+                            let ids = Set(list.map { symbols.lookup($0)! }).sorted()
+                            p.aux = Int32(stringSets.count)
+                            p.auxCount = Int32(ids.count)
+                            stringSets.append(contentsOf: ids)
+                        case (_, .regex(let re)):
+                            p.code = f.op == .regex ? .regex : .notRegex
+                            if let slot = regexSlot[re.pattern] {
+                                p.aux = slot
+                            } else {
+                                p.aux = Int32(regexes.count)
+                                regexSlot[re.pattern] = p.aux
+                                regexes.append(re)
+                            }
+                        case (_, .bool(let b)):
+                            p.code = f.op == .eq ? .boolEq : .boolNe
+                            p.constBits = b ? 1 : 0
+                        case (_, .seconds(let s)):
+                            p.code = [FilterOperator.before: .dateBefore, .after: .dateAfter,
+                                      .lessThanSecondsAgo: .dateLessThanAgo, .moreThanSecondsAgo: .dateMoreThanAgo,
+                                      .inLessThanSeconds: .dateInLessThan, .inMoreThanSeconds: .dateInMoreThan][f.op]!
+                            p.constBits = s.bitPattern
+                        case (_, .none):
+                            preconditionFailure("operand missing for \(f.op)")
+                        }
+                        predicates.append(p)
+                    }
+                    clauseStart.append(Int32(predicates.count))
+                }
+                var action: Int32 = -1
+                if case .pushClick(_, let a?) = condition { action = symbols.lookup(a) ?? -2 }
+                conditions.append(CompiledCondition(clauseStart: first, clauseEnd: Int32(clauseStart.count - 1), action: action))
+            }
+        }
+        self.predicates = predicates
+        self.clauseStart = clauseStart
+        self.conditions = conditions
+        self.conditionStart = conditionStart
+        self.stringSets = stringSets
+        self.numberSetTags = numberTags
+        self.numberSetBits = numberBits
+        self.regexes = regexes
+        windowStart = set.triggers.map { $0.startTime ?? -.infinity }
+        windowEnd = set.triggers.map { $0.endTime ?? .infinity }
+    }
+
+    static func numberBits(_ v: PropertyValue) -> (UInt8, UInt64) {
+        switch v {
+        case .int(let i): return (ValueTag.int.rawValue, UInt64(bitPattern: i))
+        case .double(let d): return (ValueTag.double.rawValue, d.bitPattern)
+        default: preconditionFailure("not a number: \(v)")
+        }
+    }
+
+    /// A scratch whose regex memo covers every string of `events`.
+    public func makeScratch(triggerCount: Int, for events: EventColumns) -> MatchScratch {
+        MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: events.symbols.count)
+    }
+
+    /// Whether trigger `t`'s window holds event `i`'s time.
+    @inlinable @inline(__always)
+    func windowHolds(_ t: Int, _ time: Double) -> Bool {
+        time >= windowStart[t] && time <= windowEnd[t]
+    }
+
+    /// Whether condition `k` of trigger `t` (already known to fit the event's kind and key) matches event `i`.
+    @inlinable
+    func conditionHolds(trigger t: Int, condition k: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        let c = conditions[Int(conditionStart[t]) + k]
+        if c.action != -1, c.action != events.actions[i] { return false }
+        var clause = Int(c.clauseStart)
+        let end = Int(c.clauseEnd)
+        while clause < end {
+            var p = Int(clauseStart[clause])
+            let pEnd = Int(clauseStart[clause + 1])
+            var any = false
+            while p < pEnd {
+                if predicateHolds(p, event: i, in: events, scratch: scratch) {
+                    any = true
+                    break
+                }
+                p += 1
+            }
+            if !any { return false }
+            clause += 1
+        }
+        return true
+    }
+
+    @inlinable
+    func predicateHolds(_ index: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        let p = predicates[index]
+        let at = events.property(p.key, of: i)
+        guard at >= 0 else { return p.holdsOnMissing }
+        let tag = events.propertyTags[at]
+        let typeMatches: Bool
+        switch p.type {
+        case 0: typeMatches = tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue
+        case 1: typeMatches = tag == ValueTag.string.rawValue
+        case 2: typeMatches = tag == ValueTag.bool.rawValue
+        default: typeMatches = tag == ValueTag.date.rawValue
+        }
+        guard typeMatches else { return p.holdsOnMissing }
+        let bits = events.propertyBits[at]
+        switch p.code {
+        case .exists: return true
+        case .notExists: return false
+        case .numEq: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) == 0
+        case .numNe: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) != 0
+        case .numGt: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) > 0
+        case .numGte: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) >= 0
+        case .numLt: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) < 0
+        case .numLte: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) <= 0
+        case .numIn, .numNotIn:
+            var found = false
+            for s in Int(p.aux)..<Int(p.aux + p.auxCount)
+            where Self.compareNumbers(tag, bits, numberSetTags[s], numberSetBits[s]) == 0 {
+                found = true
+                break
+            }
+            return found == (p.code == .numIn)
+        case .strEq: return bits == p.constBits
+        case .strNe: return bits != p.constBits
+        case .strIn, .strNotIn:
+            let id = Int32(truncatingIfNeeded: bits)
+            var lo = Int(p.aux), hi = Int(p.aux + p.auxCount)
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if stringSets[mid] < id { lo = mid + 1 } else { hi = mid }
+            }
+            let found = lo < Int(p.aux + p.auxCount) && stringSets[lo] == id
+            return found == (p.code == .strIn)
+        case .regex: return regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
+        case .notRegex: return !regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
+        case .boolEq: return bits == p.constBits
+        case .boolNe: return bits != p.constBits
+        default:
+            let d = Double(bitPattern: bits), c = Double(bitPattern: p.constBits), t = events.times[i]
+            switch p.code {
+            case .dateBefore: return d < c
+            case .dateAfter: return d > c
+            case .dateLessThanAgo: return d <= t && t - d < c
+            case .dateMoreThanAgo: return d <= t && t - d > c
+            case .dateInLessThan: return d >= t && d - t < c
+            default: return d >= t && d - t > c
+            }
+        }
+    }
+
+    /// The regex in `slot` searched in string `id`, memoised per (slot, string) in the scratch.
+    @inlinable
+    func regexMatches(slot: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        guard id < scratch.memoStride else { return regexes[slot].search(events.strings[id]) }
+        let cell = scratch.memo + (slot * scratch.memoStride + id)
+        if cell.pointee == 0 { cell.pointee = regexes[slot].search(events.strings[id]) ? 2 : 1 }
+        return cell.pointee == 2
+    }
+
+    /// Exact three-way comparison of two compact numbers (Int64 or Double bits).
+    @inlinable @inline(__always)
+    static func compareNumbers(_ at: UInt8, _ a: UInt64, _ bt: UInt8, _ b: UInt64) -> Int {
+        let intTag = ValueTag.int.rawValue
+        if at == intTag, bt == intTag {
+            let x = Int64(bitPattern: a), y = Int64(bitPattern: b)
+            return x < y ? -1 : (x == y ? 0 : 1)
+        }
+        if at != intTag, bt != intTag {
+            let x = Double(bitPattern: a), y = Double(bitPattern: b)
+            return x < y ? -1 : (x == y ? 0 : 1)
+        }
+        if at == intTag { return NumberComparison.compare(int: Int64(bitPattern: a), double: Double(bitPattern: b)) }
+        return -NumberComparison.compare(int: Int64(bitPattern: b), double: Double(bitPattern: a))
+    }
+}

@@ -1,0 +1,49 @@
+/// The lower bound (SPEC §5 `floor`): read the event and look up its buckets, evaluate nothing.
+/// Every strategy pays at least this; the others are reported as a ratio to it.
+public struct FloorMatcher: Matcher {
+    public static let strategyName = "floor"
+    public let triggerSet: TriggerSet
+    let buckets: TriggerBuckets
+
+    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        triggerSet = set
+        buckets = TriggerBuckets(set, vocabulary: vocabulary)
+    }
+
+    public func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
+
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        let (a, b) = buckets.buckets(of: i, in: events)
+        // Touch the bucket bounds and the event's property slice so the reads are not optimised away.
+        var touched = 0
+        if a >= 0 { touched &+= buckets.range(of: a).count }
+        if b >= 0 { touched &+= buckets.range(of: b).count }
+        touched &+= Int(events.propertyStart[i + 1] - events.propertyStart[i])
+        scratch.candidates &+= touched & 0
+    }
+}
+
+/// The oracle behind the `Matcher` protocol: rebuilds the event as a `[String: PropertyValue]`
+/// dictionary and runs `ReferenceMatcher`'s linear scan. Allocates per event, by design.
+public struct ReferenceStrategy: Matcher {
+    public static let strategyName = "reference"
+    public let triggerSet: TriggerSet
+    let reference: ReferenceMatcher
+
+    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        triggerSet = set
+        reference = ReferenceMatcher(set)
+    }
+
+    public func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
+
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        let event = events.event(at: i)
+        for (t, trigger) in triggerSet.triggers.enumerated() {
+            scratch.candidates += trigger.conditions.count
+            if reference.matches(trigger, event) { scratch.add(Int32(t)) }
+        }
+    }
+}

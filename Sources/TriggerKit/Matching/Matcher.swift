@@ -1,0 +1,100 @@
+/// A matching strategy (SPEC §4). A matcher is immutable once built, so many threads may share it;
+/// everything an event's matching writes lives in the caller-owned `MatchScratch`.
+public protocol Matcher: Sendable {
+    /// The strategy's name as `bench` spells it.
+    static var strategyName: String { get }
+    /// The trigger set this matcher was built from.
+    var triggerSet: TriggerSet { get }
+    /// A scratch sized for this matcher and `events` (memo tables, result buffer). May allocate.
+    func makeScratch(for events: EventColumns) -> MatchScratch
+    /// Matches event `i`: appends matched trigger indices to `scratch` (any order, no duplicates),
+    /// adds the number of conditions evaluated to `scratch.candidates`. Allocates nothing.
+    func match(_ i: Int, in events: EventView, scratch: MatchScratch)
+}
+
+/// Caller-owned, per-thread working memory of a matcher: the result buffer, de-duplication stamps
+/// per trigger, and memoised regex results per interned string.
+public final class MatchScratch {
+    /// Matched trigger indices of the last event: `results[0..<count]`.
+    public let results: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) public var count = 0
+    /// Conditions evaluated so far (after index pruning), summed over events.
+    @exclusivity(unchecked) public var candidates = 0
+    @usableFromInline let stamps: UnsafeMutablePointer<UInt32>
+    @usableFromInline @exclusivity(unchecked) var stamp: UInt32 = 0
+    @usableFromInline let triggerCount: Int
+    /// `memo[slot * memoStride + stringID]`: 0 unknown, 1 no match, 2 match.
+    @usableFromInline let memo: UnsafeMutablePointer<UInt8>
+    @usableFromInline let memoStride: Int
+    @usableFromInline let memoSlots: Int
+
+    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0) {
+        self.triggerCount = triggerCount
+        results = .allocate(capacity: max(triggerCount, 1))
+        stamps = .allocate(capacity: max(triggerCount, 1))
+        stamps.initialize(repeating: 0, count: max(triggerCount, 1))
+        self.memoSlots = memoSlots
+        self.memoStride = memoStride
+        memo = .allocate(capacity: max(memoSlots * memoStride, 1))
+        memo.initialize(repeating: 0, count: max(memoSlots * memoStride, 1))
+    }
+
+    deinit {
+        results.deallocate()
+        stamps.deallocate()
+        memo.deallocate()
+    }
+
+    /// Starts a new event: clears the results and advances the de-duplication stamp.
+    @inlinable @inline(__always)
+    public func begin() {
+        count = 0
+        stamp &+= 1
+        if stamp == 0 {
+            stamps.update(repeating: 0, count: max(triggerCount, 1))
+            stamp = 1
+        }
+    }
+
+    /// Records trigger `t` as matched unless it already is for this event.
+    @inlinable @inline(__always)
+    public func add(_ t: Int32) {
+        if stamps[Int(t)] != stamp {
+            stamps[Int(t)] = stamp
+            results[count] = t
+            count += 1
+        }
+    }
+
+    /// Whether trigger `t` already matched this event (so its other conditions need no evaluation).
+    @inlinable @inline(__always)
+    public func alreadyMatched(_ t: Int32) -> Bool { stamps[Int(t)] == stamp }
+
+    /// The last event's matches, sorted into corpus order (allocates; for output, not the hot path).
+    public var sortedResults: [Int] {
+        (0..<count).map { Int(results[$0]) }.sorted()
+    }
+}
+
+/// Order-independent digest of (event index, trigger index) matches: equal across strategies.
+public struct MatchChecksum: Sendable, Equatable {
+    public var value: UInt64 = 0
+    public var matches = 0
+
+    public init() {}
+
+    @inlinable @inline(__always)
+    public mutating func add(event: Int, trigger: Int32) {
+        // splitmix64 finaliser of the pair; summing keeps the digest independent of match order.
+        var z = UInt64(truncatingIfNeeded: event) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt32(bitPattern: trigger))
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        value = value &+ (z ^ (z >> 31))
+        matches += 1
+    }
+
+    public var hex: String {
+        let s = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,228 @@
+/// `predicate-index` (SPEC §4): `compiled`, plus an index over equality and range predicates for
+/// crowded buckets, so cost grows with the triggers an event can match rather than with the
+/// triggers that share its name.
+///
+/// Like BE-Tree and the k-index family, every condition of a crowded bucket is filed under one
+/// *access predicate*: a filter alone in its clause (so it must hold for the condition to match)
+/// that fails on a missing property — an equality (hash lookup) or a numeric range (a binary search
+/// over sorted thresholds). An event probes the index with its own properties; the conditions found,
+/// plus the residual ones without an access predicate, are then evaluated in full. The index only
+/// prunes, so it may be conservative; it must never drop a condition that could match.
+public struct PredicateIndexMatcher: Matcher {
+    public static let strategyName = "predicate-index"
+    /// Buckets with at least this many conditions get an index; smaller ones are scanned.
+    public static let crowdThreshold = 32
+
+    public let triggerSet: TriggerSet
+    let buckets: TriggerBuckets
+    let program: PredicateProgram
+    /// Per bucket, its index in `crowds`, or -1 when it is scanned.
+    let crowdOfBucket: [Int32]
+    let crowds: [CrowdIndex]
+
+    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        triggerSet = set
+        let buckets = TriggerBuckets(set, vocabulary: vocabulary)
+        self.buckets = buckets
+        program = PredicateProgram(set, vocabulary: vocabulary)
+        var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
+        var crowds: [CrowdIndex] = []
+        for b in 0..<buckets.bucketCount {
+            let range = buckets.range(of: Int32(b))
+            guard range.count >= Self.crowdThreshold else { continue }
+            crowdOfBucket[b] = Int32(crowds.count)
+            crowds.append(CrowdIndex(entries: range, of: buckets, set: set, program: program))
+        }
+        self.crowdOfBucket = crowdOfBucket
+        self.crowds = crowds
+    }
+
+    public func makeScratch(for events: EventColumns) -> MatchScratch {
+        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events)
+    }
+
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        let (a, b) = buckets.buckets(of: i, in: events)
+        if a >= 0 { search(a, i, events, scratch) }
+        if b >= 0 { search(b, i, events, scratch) }
+    }
+
+    @inline(__always)
+    func search(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let crowd = crowdOfBucket[Int(bucket)]
+        if crowd < 0 {
+            for e in buckets.range(of: bucket) { evaluate(e, i, events, scratch) }
+            return
+        }
+        let index = crowds[Int(crowd)]
+        for e in index.residual { evaluate(Int(e), i, events, scratch) }
+        for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
+            let key = events.propertyKeys[p]
+            let tag = events.propertyTags[p]
+            let bits = events.propertyBits[p]
+            if let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits), let r = index.equality[probe] {
+                for k in Int(r.start)..<Int(r.end) { evaluate(Int(index.equalityEntries[k]), i, events, scratch) }
+            }
+            guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue,
+                  let lists = index.ranges[key] else { continue }
+            lists.forEachCandidate(tag: tag, bits: bits) { evaluate(Int($0), i, events, scratch) }
+        }
+    }
+
+    @inline(__always)
+    func evaluate(_ e: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let entry = buckets.entries[e]
+        let t = Int(entry.trigger)
+        if scratch.alreadyMatched(entry.trigger) || !program.windowHolds(t, events.times[i]) { return }
+        scratch.candidates += 1
+        if program.conditionHolds(trigger: t, condition: Int(entry.condition), event: i, in: events, scratch: scratch) {
+            scratch.add(entry.trigger)
+        }
+    }
+}
+
+/// The index of one crowded bucket: equality hash, numeric range lists, and the residual.
+struct CrowdIndex: Sendable {
+    /// A property key and a canonical value: numbers that compare equal (3 and 3.0) share a key.
+    struct EqualityKey: Hashable, Sendable {
+        let key: Int32
+        /// 0 integral number, 1 other number, 2 string id, 3 boolean.
+        let kind: UInt8
+        let bits: UInt64
+
+        /// The canonical key of a compact value; nil for values no equality predicate can match.
+        @inline(__always)
+        init?(key: Int32, tag: UInt8, bits: UInt64) {
+            self.key = key
+            switch tag {
+            case ValueTag.int.rawValue: kind = 0; self.bits = bits
+            case ValueTag.double.rawValue:
+                let d = Double(bitPattern: bits)
+                if d == d.rounded(), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
+                    kind = 0; self.bits = UInt64(bitPattern: Int64(d))
+                } else {
+                    kind = 1; self.bits = bits
+                }
+            case ValueTag.string.rawValue: kind = 2; self.bits = bits
+            case ValueTag.bool.rawValue: kind = 3; self.bits = bits
+            default: return nil
+            }
+        }
+    }
+
+    struct PoolRange: Sendable { var start: Int32; var end: Int32 }
+
+    var equality: [EqualityKey: PoolRange] = [:]
+    var equalityEntries: [Int32] = []
+    var ranges: [Int32: RangeLists] = [:]
+    var residual: [Int32] = []
+
+    init(entries: Range<Int>, of buckets: TriggerBuckets, set: TriggerSet, program: PredicateProgram) {
+        var eq: [EqualityKey: [Int32]] = [:]
+        var rangeBuild: [Int32: RangeLists.Builder] = [:]
+        for e in entries {
+            let entry = buckets.entries[e]
+            let condition = program.conditions[Int(program.conditionStart[Int(entry.trigger)]) + Int(entry.condition)]
+            var best: (score: Int, predicate: PredicateProgram.Predicate)?
+            for clause in Int(condition.clauseStart)..<Int(condition.clauseEnd) {
+                let lo = Int(program.clauseStart[clause]), hi = Int(program.clauseStart[clause + 1])
+                guard hi - lo == 1 else { continue }
+                let p = program.predicates[lo]
+                let score: Int
+                switch p.code {
+                case .numEq, .strEq, .boolEq: score = 3
+                case .numGt, .numGte, .numLt, .numLte: score = RangeLists.threshold(p) == nil ? 0 : 2
+                default: score = 0
+                }
+                if score > 0, score > (best?.score ?? 0) { best = (score, p) }
+            }
+            guard let (_, p) = best else {
+                residual.append(Int32(e))
+                continue
+            }
+            switch p.code {
+            case .numEq:
+                eq[EqualityKey(key: p.key, tag: p.constTag, bits: p.constBits)!, default: []].append(Int32(e))
+            case .strEq:
+                eq[EqualityKey(key: p.key, tag: ValueTag.string.rawValue, bits: p.constBits)!, default: []].append(Int32(e))
+            case .boolEq:
+                eq[EqualityKey(key: p.key, tag: ValueTag.bool.rawValue, bits: p.constBits)!, default: []].append(Int32(e))
+            default:
+                rangeBuild[p.key, default: RangeLists.Builder()].add(p, entry: Int32(e))
+            }
+        }
+        for (k, list) in eq {
+            equality[k] = PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))
+            equalityEntries.append(contentsOf: list)
+        }
+        ranges = rangeBuild.mapValues { $0.build() }
+    }
+}
+
+/// Conditions filed under a numeric range predicate on one property, as four lists sorted by threshold.
+struct RangeLists: Sendable {
+    struct Sorted: Sendable {
+        var thresholds: [Double] = []
+        var entries: [Int32] = []
+    }
+
+    var gt = Sorted(), gte = Sorted(), lt = Sorted(), lte = Sorted()
+
+    /// The predicate's threshold as an exact Double, or nil when it has none (huge integers).
+    static func threshold(_ p: PredicateProgram.Predicate) -> Double? {
+        if p.constTag == ValueTag.double.rawValue { return Double(bitPattern: p.constBits) }
+        let i = Int64(bitPattern: p.constBits)
+        return i.magnitude <= 1 << 53 ? Double(i) : nil
+    }
+
+    struct Builder {
+        var lists: [PredicateProgram.Code: [(Double, Int32)]] = [:]
+        mutating func add(_ p: PredicateProgram.Predicate, entry: Int32) {
+            lists[p.code, default: []].append((RangeLists.threshold(p)!, entry))
+        }
+        func build() -> RangeLists {
+            func sorted(_ code: PredicateProgram.Code) -> Sorted {
+                let l = (lists[code] ?? []).sorted { $0.0 < $1.0 }
+                return Sorted(thresholds: l.map(\.0), entries: l.map(\.1))
+            }
+            return RangeLists(gt: sorted(.numGt), gte: sorted(.numGte), lt: sorted(.numLt), lte: sorted(.numLte))
+        }
+    }
+
+    /// First position whose threshold is not below `v` (or, with `orEqual`, above `v`).
+    @inline(__always)
+    static func bound(_ a: [Double], _ v: Double, orEqual: Bool) -> Int {
+        var lo = 0, hi = a.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if a[mid] < v || (orEqual && a[mid] == v) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Calls `body` with every entry whose range predicate may hold for the value; all entries
+    /// when the value is an integer too large to compare exactly as a Double.
+    @inline(__always)
+    func forEachCandidate(tag: UInt8, bits: UInt64, _ body: (Int32) -> Void) {
+        let v: Double
+        if tag == ValueTag.int.rawValue {
+            let i = Int64(bitPattern: bits)
+            guard i.magnitude <= 1 << 53 else {
+                for e in gt.entries { body(e) }
+                for e in gte.entries { body(e) }
+                for e in lt.entries { body(e) }
+                for e in lte.entries { body(e) }
+                return
+            }
+            v = Double(i)
+        } else {
+            v = Double(bitPattern: bits)
+        }
+        // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
+        for k in 0..<Self.bound(gt.thresholds, v, orEqual: false) { body(gt.entries[k]) }
+        for k in 0..<Self.bound(gte.thresholds, v, orEqual: true) { body(gte.entries[k]) }
+        for k in Self.bound(lt.thresholds, v, orEqual: true)..<lt.entries.count { body(lt.entries[k]) }
+        for k in Self.bound(lte.thresholds, v, orEqual: false)..<lte.entries.count { body(lte.entries[k]) }
+    }
+}

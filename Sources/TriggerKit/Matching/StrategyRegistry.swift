@@ -1,0 +1,47 @@
+/// The strategies of SPEC §4 by name; the harness knows only this and the `Matcher` protocol.
+public enum StrategyRegistry {
+    public struct Strategy: Sendable {
+        public let name: String
+        public let summary: String
+        /// Builds the matcher for a trigger set (compiles, interns, indexes: load time).
+        public let make: @Sendable (TriggerSet, Vocabulary) -> any Matcher
+    }
+
+    public static let all: [Strategy] = [
+        Strategy(name: ReferenceStrategy.strategyName,
+                 summary: "the oracle: linear scan, string compares, filters interpreted over a [String: Value] dictionary",
+                 make: { ReferenceStrategy($0, vocabulary: $1) }),
+        Strategy(name: IndexedMatcher.strategyName,
+                 summary: "interned ids, triggers bucketed by (kind, name/product/campaign id); filters interpreted",
+                 make: { IndexedMatcher($0, vocabulary: $1) }),
+        Strategy(name: CompiledMatcher.strategyName,
+                 summary: "indexed + filters compiled to flat typed predicates, interned string compares, memoised regex",
+                 make: { CompiledMatcher($0, vocabulary: $1) }),
+        Strategy(name: PredicateIndexMatcher.strategyName,
+                 summary: "compiled + equality/range access-predicate index on crowded buckets (BE-Tree / k-index family)",
+                 make: { PredicateIndexMatcher($0, vocabulary: $1) }),
+        Strategy(name: FloorMatcher.strategyName,
+                 summary: "read the event and look up its buckets, evaluate nothing: the cost every strategy pays",
+                 make: { FloorMatcher($0, vocabulary: $1) }),
+    ]
+
+    public static var names: [String] { all.map(\.name) }
+
+    public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }
+
+    /// A matching function over decoded events, for the delivery engine and `bench replay --strategy`.
+    /// Each call interns the event into a one-event column buffer (allocates; fine off the hot path).
+    public static func eventMatcher(_ strategy: Strategy) -> @Sendable (TriggerSet) -> (Event) -> [Int] {
+        { set in
+            let vocabulary = Vocabulary(set)
+            let matcher = strategy.make(set, vocabulary)
+            return { event in
+                var columns = EventColumns(vocabulary: vocabulary)
+                columns.append(event)
+                let scratch = matcher.makeScratch(for: columns)
+                columns.withView { matcher.match(0, in: $0, scratch: scratch) }
+                return scratch.sortedResults
+            }
+        }
+    }
+}

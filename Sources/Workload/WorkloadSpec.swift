@@ -1,0 +1,124 @@
+import Foundation
+import TriggerKit
+
+/// A `trigger-workload/1` spec (SPEC §5.1): everything that shapes a synthetic corpus and event stream.
+public struct WorkloadSpec: Sendable, Equatable {
+    public static let format = "trigger-workload/1"
+
+    public var name = "default"
+    public var seed: UInt64 = 42
+    public var events = 5_000_000
+    public var triggers = 1000
+    public var eventNames = 2000
+    public var zipf = 1.1
+    public var propertiesPerEvent = 0...12
+    public var filtersPerTrigger = 0...4
+    public var regexShare = 0.05
+    public var kinds: [String: Double] = ["custom_event": 0.85, "purchase": 0.10, "session_start": 0.03, "push_click": 0.02]
+    public var crowdedTriggers = 0
+
+    public init() {}
+
+    static let keys: Set<String> = ["format", "name", "seed", "events", "triggers", "event_names", "zipf",
+                                    "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded"]
+
+    /// Decodes a spec; any key may be omitted, an unknown key is an error.
+    public static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
+        func fail(_ path: String, _ reason: String) -> InputError { InputError(file: file, path: path, reason: reason) }
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw fail("line \(error.line), column \(error.column)", "invalid JSON: \(error.reason)")
+        }
+        guard case .object(let members) = json else { throw fail("$", "expected a workload spec (an object)") }
+        var spec = WorkloadSpec()
+        func int(_ v: JSONValue, _ path: String, min: Int, max: Int = Int.max) throws -> Int {
+            guard case .int(let i) = v, i >= min, i <= max else {
+                throw fail(path, "expected an integer from \(min) to \(max), found \(v.serialized)")
+            }
+            return Int(i)
+        }
+        func share(_ v: JSONValue, _ path: String) throws -> Double {
+            guard let d = v.number, d >= 0, d <= 1 else { throw fail(path, "expected a share from 0 to 1, found \(v.serialized)") }
+            return d
+        }
+        func range(_ v: JSONValue, _ path: String, max: Int) throws -> ClosedRange<Int> {
+            guard case .array(let a) = v, a.count == 2 else { throw fail(path, "expected [min, max], found \(v.serialized)") }
+            let lo = try int(a[0], path + "[0]", min: 0, max: max), hi = try int(a[1], path + "[1]", min: 0, max: max)
+            guard lo <= hi else { throw fail(path, "min \(lo) is above max \(hi)") }
+            return lo...hi
+        }
+        for (key, v) in members {
+            switch key {
+            case "format":
+                guard v == .string(format) else { throw fail(key, "unsupported format \(v.serialized); expected \"\(format)\"") }
+            case "name":
+                guard case .string(let s) = v, !s.isEmpty else { throw fail(key, "expected a non-empty string") }
+                spec.name = s
+            case "seed":
+                guard case .int(let i) = v, i >= 0 else { throw fail(key, "expected a non-negative integer seed") }
+                spec.seed = UInt64(i)
+            case "events": spec.events = try int(v, key, min: 1, max: 1_000_000_000)
+            case "triggers": spec.triggers = try int(v, key, min: 1, max: CorpusDecoder.maxTriggers)
+            case "event_names": spec.eventNames = try int(v, key, min: 1, max: 10_000_000)
+            case "zipf":
+                guard let d = v.number, d >= 0, d <= 10 else { throw fail(key, "expected a Zipf exponent from 0 to 10") }
+                spec.zipf = d
+            case "properties_per_event": spec.propertiesPerEvent = try range(v, key, max: WorkloadGenerator.schema.count)
+            case "filters_per_trigger": spec.filtersPerTrigger = try range(v, key, max: 64)
+            case "regex_share": spec.regexShare = try share(v, key)
+            case "kinds":
+                guard case .object(let ks) = v else { throw fail(key, "expected an object of kind shares") }
+                var kinds: [String: Double] = [:]
+                for (k, s) in ks {
+                    guard EventDecoder.eventTypes.contains(k) else {
+                        throw fail("kinds.\(k)", "unknown event kind; expected custom_event, purchase, session_start or push_click")
+                    }
+                    kinds[k] = try share(s, "kinds.\(k)")
+                }
+                guard kinds.values.reduce(0, +) > 0 else { throw fail(key, "the kind shares must not all be zero") }
+                spec.kinds = kinds
+            case "crowded":
+                guard case .object(let cs) = v else { throw fail(key, "expected {\"triggers\": N}") }
+                for (k, c) in cs {
+                    guard k == "triggers" else { throw fail("crowded.\(k)", "unknown key; allowed: triggers") }
+                    spec.crowdedTriggers = try int(c, "crowded.triggers", min: 0, max: CorpusDecoder.maxTriggers)
+                }
+            default:
+                throw fail(key, "unknown key \"\(key)\"; allowed: \(keys.sorted().joined(separator: ", "))")
+            }
+        }
+        guard spec.triggers + spec.crowdedTriggers <= CorpusDecoder.maxTriggers else {
+            throw fail("crowded.triggers", "triggers + crowded.triggers exceeds \(CorpusDecoder.maxTriggers)")
+        }
+        return spec
+    }
+
+    /// Loads a preset by name (`Corpora/workloads/NAME.json`) or a spec file by path.
+    public static func load(_ nameOrPath: String) throws -> WorkloadSpec {
+        let candidates = nameOrPath.hasSuffix(".json") || nameOrPath.contains("/")
+            ? [nameOrPath]
+            : presetDirectories.map { "\($0)/\(nameOrPath).json" }
+        for path in candidates where FileManager.default.fileExists(atPath: path) {
+            return try decode(InputFile.read(path, limit: 1 << 20), file: path)
+        }
+        let known = presetNames()
+        throw InputError(file: nameOrPath, path: "", reason: "no such workload file or preset"
+            + (known.isEmpty ? "" : "; presets: \(known.joined(separator: ", "))"))
+    }
+
+    /// Where presets are looked up: the current directory's `Corpora/workloads`, then the source tree's.
+    static var presetDirectories: [String] {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpora/workloads").path
+        return ["Corpora/workloads", source]
+    }
+
+    public static func presetNames() -> [String] {
+        for dir in presetDirectories {
+            if let files = try? FileManager.default.contentsOfDirectory(atPath: dir), !files.isEmpty {
+                return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+            }
+        }
+        return []
+    }
+}
