@@ -10,14 +10,23 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // The embeddable engine: model, decoding, matchers, delivery. No dependency of ours.
-        .target(name: "TriggerKit"),
+        .target(name: "TriggerKit", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
         // Deterministic synthetic corpora and event streams, written into replay buffers.
         .target(name: "Workload", dependencies: ["TriggerKit"]),
         // Replay, explain and the measuring harness; knows TriggerKit's public API only.
-        .target(name: "Harness", dependencies: ["Workload", "TriggerKit"]),
+        .target(
+            name: "Harness",
+            dependencies: [
+                "Workload", "TriggerKit", "CJemalloc",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        // jemalloc's mallctl, for allocation counts and allocator gauges (Harness only).
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The executable: argument parsing only.
         .executableTarget(
             name: "bench",

@@ -8,8 +8,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure what it costs, per event, to decide which in-app message an app event triggers.",
-        subcommands: [ReplayCommand.self, ExplainCommand.self, StrategiesCommand.self],
-        defaultSubcommand: StrategiesCommand.self)
+        subcommands: [RunCommand.self, ReplayCommand.self, ExplainCommand.self, GenerateCommand.self, StrategiesCommand.self],
+        defaultSubcommand: RunCommand.self)
 }
 
 /// Exit codes of SPEC §8.
@@ -25,6 +25,9 @@ enum BenchMain {
         do {
             var command = try Bench.parseAsRoot()
             try command.run()
+        } catch let error as ValidationError {
+            FileHandle.standardError.write(Data("bench: error: \(error.message)\n".utf8))
+            exit(Exit.badInput)
         } catch let error as InputError {
             FileHandle.standardError.write(Data("bench: error: \(error)\n".utf8))
             exit(Exit.badInput)

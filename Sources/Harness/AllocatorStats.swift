@@ -1,0 +1,60 @@
+import CJemalloc
+import Foundation
+
+/// jemalloc statistics through `mallctl` (NOTES.md): exact allocation counts per thread pass,
+/// per-thread byte counters, and the global gauges.
+public enum AllocatorStats {
+    /// The global gauges of SPEC §5.2, in bytes.
+    public struct Gauges: Codable, Sendable, Equatable {
+        public var allocated = 0, active = 0, resident = 0, mapped = 0, metadata = 0, retained = 0
+    }
+
+    static func read<T>(_ name: String, as: T.Type, default value: T) -> T {
+        var v = value
+        var size = MemoryLayout<T>.size
+        let rc = mallctl(name, &v, &size, nil, 0)
+        return rc == 0 ? v : value
+    }
+
+    /// Refreshes jemalloc's cached statistics; `stats.*` are stale until this runs.
+    public static func refresh() {
+        var newEpoch: UInt64 = 1
+        _ = mallctl("epoch", nil, nil, &newEpoch, MemoryLayout<UInt64>.size)
+    }
+
+    /// Whether jemalloc is the process allocator (its version is readable).
+    public static var version: String? {
+        var p: UnsafePointer<CChar>?
+        var size = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &p, &size, nil, 0) == 0, let p else { return nil }
+        return String(cString: p).components(separatedBy: "-").first
+    }
+
+    public static func gauges() -> Gauges {
+        refresh()
+        return Gauges(
+            allocated: read("stats.allocated", as: Int.self, default: 0), active: read("stats.active", as: Int.self, default: 0),
+            resident: read("stats.resident", as: Int.self, default: 0), mapped: read("stats.mapped", as: Int.self, default: 0),
+            metadata: read("stats.metadata", as: Int.self, default: 0), retained: read("stats.retained", as: Int.self, default: 0))
+    }
+
+    /// Allocation requests served so far by all arenas (small + large). Flush the calling thread's
+    /// cache first, or requests still sitting in it are not counted.
+    public static func allocationRequests() -> UInt64 {
+        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        refresh()
+        return read("stats.arenas.4096.small.nrequests", as: UInt64.self, default: 0)
+            + read("stats.arenas.4096.large.nrequests", as: UInt64.self, default: 0)
+    }
+
+    /// Bytes allocated by the calling thread so far (exact, cheap).
+    public static func threadAllocatedBytes() -> UInt64 {
+        var p: UnsafeMutablePointer<UInt64>?
+        var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
+        guard mallctl("thread.allocatedp", &p, &size, nil, 0) == 0, let p else { return 0 }
+        return p.pointee
+    }
+
+    /// `MALLOC_CONF` as the process saw it, if set.
+    public static var mallocConf: String? { ProcessInfo.processInfo.environment["MALLOC_CONF"] }
+}

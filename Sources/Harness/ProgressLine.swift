@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// Progress on a terminal (stderr), silent when stderr is not one.
+final class ProgressLine: Sendable {
+    let enabled: Bool
+    private let lastDraw = Atomic<UInt64>(0)
+
+    init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
+
+    /// Redraws `label: done/total` at most every 200 ms.
+    func update(_ label: String, _ done: Int, _ total: Int) {
+        guard enabled else { return }
+        let now = Clock.now()
+        // Relaxed: a rate limiter for drawing; a lost race only draws twice.
+        guard now &- lastDraw.load(ordering: .relaxed) > 200_000_000 else { return }
+        lastDraw.store(now, ordering: .relaxed)
+        let pct = total > 0 ? min(100, done * 100 / total) : 0
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(label): \(done)/\(total) events (\(pct)%)".utf8))
+    }
+
+    /// Prints a line (or clears the progress line when `text` is empty).
+    func note(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)\(text.isEmpty ? "" : "\n")".utf8))
+    }
+}
+
+/// Events replayed so far across reader threads (for progress only).
+final class ProgressCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    // Relaxed: an approximate counter for display; no other memory depends on it.
+    func add(_ n: Int) { count.wrappingAdd(n, ordering: .relaxed) }
+    var value: Int { count.load(ordering: .relaxed) }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import TriggerKit
+
+/// Where reader threads get their matcher from, per publication mode.
+final class ReaderSource: Sendable {
+    let publication: Publication
+    /// The matcher readers use directly under `.none`.
+    let plain: any Matcher
+    let lockFree: SnapshotPublisher
+    let mutex: MutexPublisher
+
+    init(publication: Publication, matcher: any Matcher) {
+        self.publication = publication
+        plain = matcher
+        lockFree = SnapshotPublisher(matcher)
+        mutex = MutexPublisher(matcher)
+    }
+
+    func publish(_ matcher: any Matcher) {
+        switch publication {
+        case .none: break
+        case .lockFree: lockFree.publish(matcher)
+        case .mutex: mutex.publish(matcher)
+        }
+    }
+
+    func makeReader() -> SourceReader {
+        switch publication {
+        case .none, .lockFree: return SourceReader(kind: .lockFree(lockFree.makeReader()))
+        case .mutex: return SourceReader(kind: .mutex(mutex))
+        }
+    }
+}
+
+/// One reader thread's handle on a `ReaderSource`.
+struct SourceReader {
+    enum Kind {
+        case lockFree(SnapshotReader)
+        case mutex(MutexPublisher)
+    }
+
+    var kind: Kind
+
+    @inline(__always)
+    mutating func current() -> MatcherSnapshot {
+        switch kind {
+        case .lockFree(var reader):
+            let snapshot = reader.current()
+            kind = .lockFree(reader)
+            return snapshot
+        case .mutex(let publisher):
+            return publisher.load()
+        }
+    }
+}
+
+/// The writer of a publication run: rebuilds the trigger set's matcher and publishes it every N ms.
+final class Publisher: Sendable {
+    let everyMs: Int
+    let source: ReaderSource
+    let build: @Sendable () -> any Matcher
+    private let stopping = Atomic<Bool>(false)
+    private let done = Atomic<Int>(-1)
+
+    init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () -> any Matcher) {
+        self.everyMs = everyMs
+        self.source = source
+        self.build = build
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            var count = 0
+            // Relaxed: a stop flag; nothing else is published through it.
+            while !stopping.load(ordering: .relaxed) {
+                let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
+                source.publish(build())
+                count += 1
+                let wait = deadline.timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            }
+            // Releasing: `stop()` reads the count after acquiring it.
+            done.store(count, ordering: .releasing)
+        }
+        thread.start()
+    }
+
+    /// Stops the writer and returns how many sets it published.
+    func stop() -> Int {
+        stopping.store(true, ordering: .relaxed)
+        while true {
+            let n = done.load(ordering: .acquiring)
+            if n >= 0 { return n }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Terminal table, Markdown and SVG renderings of a `RunReport`.
+extension RunReport {
+    static let columns = ["strategy", "pub", "thr", "events", "mean ns", "p50 ns", "p99 ns", "p99.9 ns", "Mev/s",
+                          "alloc/ev", "B/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
+
+    func rows() -> [[String]] {
+        results.map { r in
+            [r.strategy, r.publication.rawValue, String(r.threads), String(r.events), Self.ns(r.nsPerEvent.mean),
+             Self.ns(r.nsPerEvent.p50), Self.ns(r.nsPerEvent.p99), Self.ns(r.nsPerEvent.p999),
+             String(format: "%.2f", r.eventsPerSecond / 1e6), Self.small(r.allocationsPerEvent), Self.small(r.bytesPerEvent),
+             String(format: "%.3f", r.matchesPerEvent), String(format: "%.1f", r.candidatesPerEvent),
+             r.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
+             r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))]
+        }
+    }
+
+    static func ns(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : String(format: "%.1f", v) }
+    static func small(_ v: Double) -> String { v == 0 ? "0" : String(format: v < 10 ? "%.2f" : "%.0f", v) }
+
+    var header: String {
+        var h = "workload \(workload.name) (seed \(workload.seed)): \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(environment.cpu)"
+        if build != "release" {
+            h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
+        }
+        return h
+    }
+
+    /// An aligned table for the terminal; numbers right-aligned.
+    public func table() -> String {
+        let all = [Self.columns] + rows()
+        let widths = Self.columns.indices.map { c in all.map { $0[c].count }.max()! }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return c == 0 || c == 1 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        var out = [header, line(Self.columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
+        out += rows().map(line)
+        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; ×ref = speed-up over reference, ×floor = cost relative to floor.")
+        return out.joined(separator: "\n")
+    }
+
+    public func markdown() -> String {
+        var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]
+        out.append("| " + Self.columns.joined(separator: " | ") + " |")
+        out.append("|" + Self.columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
+        out += rows().map { "| " + $0.joined(separator: " | ") + " |" }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A horizontal bar chart of mean ns/event per result row (log scale), with a p50–p99 whisker.
+    public func svg() -> String {
+        let rowHeight = 28.0, left = 250.0, plotWidth = 620.0, top = 56.0
+        let height = top + Double(results.count) * rowHeight + 50
+        let maxValue = max(results.map { max($0.nsPerEvent.p99, $0.nsPerEvent.mean) }.max() ?? 1, 10)
+        let minValue = max(min(results.map { min($0.nsPerEvent.p50, $0.nsPerEvent.mean) }.min() ?? 1, maxValue), 0.1)
+        let lo = floor(log10(minValue)), hi = ceil(log10(maxValue))
+        func x(_ v: Double) -> Double { left + (log10(max(v, pow(10, lo))) - lo) / max(hi - lo, 1) * plotWidth }
+        func esc(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        var s = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(left + plotWidth + 110))" height="\(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="12" y="22" font-size="15" font-weight="bold">ns per event (log scale): bar = mean, whisker = p50–p99</text>
+            <text x="12" y="40" fill="#555">\(esc("\(workload.name): \(workload.triggers) triggers, \(workload.events) events, \(build) build, \(environment.cores) cores"))</text>
+
+            """
+        var decade = lo
+        while decade <= hi {
+            let gx = x(pow(10, decade))
+            s += "<line x1=\"\(gx)\" y1=\"\(top - 6)\" x2=\"\(gx)\" y2=\"\(height - 40)\" stroke=\"#ddd\"/>\n"
+            s += "<text x=\"\(gx)\" y=\"\(height - 24)\" text-anchor=\"middle\" fill=\"#555\">\(Self.ns(pow(10, decade))) ns</text>\n"
+            decade += 1
+        }
+        let palette = ["reference": "#c0392b", "indexed": "#e67e22", "compiled": "#2980b9", "predicate-index": "#27ae60", "floor": "#7f8c8d"]
+        for (k, r) in results.enumerated() {
+            let y = top + Double(k) * rowHeight
+            let label = "\(r.strategy) · \(r.publication.rawValue) · \(r.threads)t"
+            s += "<text x=\"\(left - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(esc(label))</text>\n"
+            s += "<rect x=\"\(left)\" y=\"\(y + 4)\" width=\"\(max(x(r.nsPerEvent.mean) - left, 1))\" height=\"\(rowHeight - 10)\" fill=\"\(palette[r.strategy] ?? "#8e44ad")\"/>\n"
+            let w1 = x(r.nsPerEvent.p50), w2 = x(r.nsPerEvent.p99), wy = y + rowHeight / 2 - 1
+            s += "<line x1=\"\(w1)\" y1=\"\(wy)\" x2=\"\(w2)\" y2=\"\(wy)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
+            s += "<line x1=\"\(w2)\" y1=\"\(wy - 5)\" x2=\"\(w2)\" y2=\"\(wy + 5)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
+            s += "<text x=\"\(max(x(r.nsPerEvent.mean), w2) + 6)\" y=\"\(y + 15)\">\(Self.ns(r.nsPerEvent.mean)) ns</text>\n"
+        }
+        return s + "</svg>\n"
+    }
+}

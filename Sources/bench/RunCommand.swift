@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Generate (or load) a workload and replay it through the chosen strategies; print a comparison table.",
+        discussion: """
+            Every strategy replays the same struct-of-arrays event buffers. `reference` replays only the first
+            --reference-events events; every other strategy is checked against it on that prefix, and against each
+            other on the full run. A checksum disagreement exits 1.
+            """)
+
+    @Option(help: "A preset name from Corpora/workloads (\(WorkloadSpec.presetNames().joined(separator: ", "))) or a spec file path.")
+    var workload = "default"
+
+    @Option(help: "Comma-separated strategies to run.")
+    var strategies = StrategyRegistry.names.joined(separator: ",")
+
+    @Option(help: "Comma-separated reader thread counts, e.g. 1,2.")
+    var threads = "1"
+
+    @Option(help: "Comma-separated publication modes: none, lock-free, mutex.")
+    var publication = "none"
+
+    @Option(help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
+    var publishEveryMs: Int?
+
+    @Option(help: "Override the workload's event count.")
+    var events: Int?
+
+    @Option(help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
+    var referenceEvents = 50_000
+
+    @Option(help: "Events per timed batch (one latency sample per batch).")
+    var batchSize = 1024
+
+    @Option(help: "Write results as JSON (schema trigger-bench-results/1).")
+    var json: String?
+
+    @Option(help: "Write results as a Markdown table.")
+    var markdown: String?
+
+    @Option(help: "Write an SVG bar chart of ns/event with p50–p99 whiskers.")
+    var svg: String?
+
+    func validate() throws {
+        guard batchSize > 0, referenceEvents > 0 else { throw ValidationError("--batch-size and --reference-events must be positive") }
+        if let events, events <= 0 { throw ValidationError("--events must be positive") }
+        if let publishEveryMs, publishEveryMs <= 0 { throw ValidationError("--publish-every-ms must be positive") }
+    }
+
+    func makeConfiguration() throws -> RunConfiguration {
+        var spec = try WorkloadSpec.load(workload)
+        if let events { spec.events = events }
+        var config = RunConfiguration(workload: spec)
+        config.strategies = strategies.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        for s in config.strategies where StrategyRegistry.named(s) == nil {
+            throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
+        }
+        config.threads = try threads.split(separator: ",").map {
+            guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
+            return n
+        }
+        config.publications = try publication.split(separator: ",").map {
+            guard let p = Publication(rawValue: String($0)) else {
+                throw ValidationError("unknown publication \"\($0)\"; choose from none, lock-free, mutex")
+            }
+            return p
+        }
+        config.publishEveryMs = publishEveryMs
+        config.referenceEvents = referenceEvents
+        config.batchSize = batchSize
+        config.showProgress = true
+        return config
+    }
+
+    func run() throws {
+        let report: RunReport
+        do {
+            report = try Runner(makeConfiguration()).run()
+        } catch let mismatch as ChecksumMismatch {
+            FileHandle.standardError.write(Data("bench: strategies disagree: \(mismatch)\n".utf8))
+            throw ExitCode(Exit.regression)
+        }
+        print(report.table())
+        if let json { try write(report.json(), to: json) }
+        if let markdown { try write(Data(report.markdown().utf8), to: markdown) }
+        if let svg { try write(Data(report.svg().utf8), to: svg) }
+    }
+
+    func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw InputError(file: path, path: "", reason: "cannot write: \(error.localizedDescription)")
+        }
+    }
+}
+
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a workload's synthetic corpus (JSON) and event stream (JSONL), readable by `bench replay`.")
+
+    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
+    var workload = "default"
+
+    @Option(help: "Override the workload's event count.")
+    var events: Int?
+
+    @Option(help: "Where to write the corpus.")
+    var corpus: String
+
+    @Option(name: .customLong("events-out"), help: "Where to write the events (JSONL).")
+    var eventsOut: String
+
+    func run() throws {
+        var spec = try WorkloadSpec.load(workload)
+        if let events { spec.events = events }
+        let corpusJSON = WorkloadGenerator.corpusJSON(spec)
+        FileManager.default.createFile(atPath: corpus, contents: Data((corpusJSON.serialized + "\n").utf8))
+        let set = try CorpusDecoder.decode(corpusJSON)
+        let columns = WorkloadGenerator.events(spec, vocabulary: Vocabulary(set))
+        guard FileManager.default.createFile(atPath: eventsOut, contents: nil), let out = FileHandle(forWritingAtPath: eventsOut) else {
+            throw InputError(file: eventsOut, path: "", reason: "cannot create the events file")
+        }
+        var buffer = ""
+        columns.withView { view in
+            for i in 0..<view.count {
+                buffer += WorkloadGenerator.jsonLine(columns, i, view: view)
+                buffer += "\n"
+                if buffer.utf8.count > 1 << 20 {
+                    out.write(Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+        }
+        out.write(Data(buffer.utf8))
+        try out.close()
+        FileHandle.standardError.write(Data("wrote \(set.triggers.count) triggers to \(corpus) and \(columns.count) events to \(eventsOut)\n".utf8))
+    }
+}
