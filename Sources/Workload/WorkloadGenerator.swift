@@ -54,13 +54,17 @@ public enum WorkloadGenerator {
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 1)
         let names = ZipfSampler(count: spec.eventNames, exponent: spec.zipf)
         let productRanks = ZipfSampler(count: products, exponent: 1.0)
+        // Trigger authors pick events by what matters to them, not by how often apps send them:
+        // trigger names follow Zipf over a fixed shuffle of the names, independent of event popularity.
+        var permutation = Array(0..<spec.eventNames)
+        for k in permutation.indices.reversed() where k > 0 { permutation.swapAt(k, rng.below(k + 1)) }
         var triggers: [JSONValue] = []
         triggers.reserveCapacity(spec.triggers + spec.crowdedTriggers)
         for t in 0..<spec.triggers {
             let conditionCount = rng.chance(0.8) ? 1 : (rng.chance(0.75) ? 2 : 3)
             var conditions: [JSONValue] = []
             for _ in 0..<conditionCount {
-                conditions.append(condition(spec, &rng, names: names, products: productRanks))
+                conditions.append(condition(spec, &rng, names: names, permutation: permutation, products: productRanks))
             }
             var members: [(key: String, value: JSONValue)] = [("id", .string("t\(t)")), ("priority", .int(Int64(rng.below(10))))]
             if rng.chance(0.1) {
@@ -86,10 +90,10 @@ public enum WorkloadGenerator {
     }
 
     static func condition(_ spec: WorkloadSpec, _ rng: inout DeterministicRandom, names: ZipfSampler,
-                          products: ZipfSampler) -> JSONValue {
+                          permutation: [Int], products: ZipfSampler) -> JSONValue {
         switch pickKind(spec, &rng) {
         case .customEvent:
-            return .object([("type", .string("custom_event")), ("event_name", .string(eventName(names.sample(&rng)))),
+            return .object([("type", .string("custom_event")), ("event_name", .string(eventName(permutation[names.sample(&rng)]))),
                             ("filters", filters(spec, &rng))])
         case .purchase:
             let product: JSONValue = rng.chance(0.3) ? .null : .string("prod-\(products.sample(&rng))")

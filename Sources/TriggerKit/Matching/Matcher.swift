@@ -27,6 +27,10 @@ public final class MatchScratch {
     @usableFromInline let memo: UnsafeMutablePointer<UInt8>
     @usableFromInline let memoStride: Int
     @usableFromInline let memoSlots: Int
+    /// Per event, where each property key sits in the property columns: `slots[key]` is valid
+    /// when `slotStamps[key] == stamp` (no clearing between events). Sized to `memoStride` keys.
+    @usableFromInline let slots: UnsafeMutablePointer<Int32>
+    @usableFromInline let slotStamps: UnsafeMutablePointer<UInt32>
 
     public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0) {
         self.triggerCount = triggerCount
@@ -37,12 +41,18 @@ public final class MatchScratch {
         self.memoStride = memoStride
         memo = .allocate(capacity: max(memoSlots * memoStride, 1))
         memo.initialize(repeating: 0, count: max(memoSlots * memoStride, 1))
+        slots = .allocate(capacity: max(memoStride, 1))
+        slots.initialize(repeating: -1, count: max(memoStride, 1))
+        slotStamps = .allocate(capacity: max(memoStride, 1))
+        slotStamps.initialize(repeating: 0, count: max(memoStride, 1))
     }
 
     deinit {
         results.deallocate()
         stamps.deallocate()
         memo.deallocate()
+        slots.deallocate()
+        slotStamps.deallocate()
     }
 
     /// Starts a new event: clears the results and advances the de-duplication stamp.
@@ -52,8 +62,31 @@ public final class MatchScratch {
         stamp &+= 1
         if stamp == 0 {
             stamps.update(repeating: 0, count: max(triggerCount, 1))
+            slotStamps.update(repeating: 0, count: max(memoStride, 1))
             stamp = 1
         }
+    }
+
+    /// Files event `i`'s properties by key for O(1) `propertySlot` lookups (after `begin()`).
+    @inlinable @inline(__always)
+    public func indexProperties(of i: Int, in events: EventView) {
+        var p = Int(events.propertyStart[i])
+        let end = Int(events.propertyStart[i + 1])
+        while p < end {
+            let key = Int(events.propertyKeys[p])
+            if key < memoStride {
+                slots[key] = Int32(p)
+                slotStamps[key] = stamp
+            }
+            p += 1
+        }
+    }
+
+    /// Position of property `key` of the indexed event in the property columns, or -1.
+    @inlinable @inline(__always)
+    public func propertySlot(_ key: Int32) -> Int {
+        let k = Int(key)
+        return k < memoStride && slotStamps[k] == stamp ? Int(slots[k]) : -1
     }
 
     /// Records trigger `t` as matched unless it already is for this event.

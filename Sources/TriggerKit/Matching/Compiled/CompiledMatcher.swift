@@ -4,11 +4,13 @@ public struct CompiledMatcher: Matcher {
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
+    let entries: FrozenBuffer<PredicateProgram.Entry>
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
+        entries = program.entries(for: buckets)
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
@@ -18,22 +20,20 @@ public struct CompiledMatcher: Matcher {
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let (a, b) = buckets.buckets(of: i, in: events)
+        if a < 0 && b < 0 { return }
+        scratch.indexProperties(of: i, in: events)
         if a >= 0 { scan(buckets.range(of: a), i, events, scratch) }
         if b >= 0 { scan(buckets.range(of: b), i, events, scratch) }
     }
 
     @inline(__always)
     func scan(_ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let time = events.times[i]
         var evaluated = 0
         for e in range {
-            let entry = buckets.entries[e]
-            let t = Int(entry.trigger)
-            if scratch.alreadyMatched(entry.trigger) || !program.windowHolds(t, time) { continue }
+            let entry = entries[e]
+            if scratch.alreadyMatched(entry.trigger) { continue }
             evaluated += 1
-            if program.conditionHolds(trigger: t, condition: Int(entry.condition), event: i, in: events, scratch: scratch) {
-                scratch.add(entry.trigger)
-            }
+            if program.holds(entry, event: i, in: events, scratch: scratch) { scratch.add(entry.trigger) }
         }
         scratch.candidates += evaluated
     }

@@ -14,8 +14,8 @@ public struct PredicateProgram: Sendable {
     @usableFromInline struct Predicate: Sendable {
         @usableFromInline var key: Int32
         @usableFromInline var code: Code
-        /// The `PropertyType` a present value must have (0 number, 1 string, 2 boolean, 3 date).
-        @usableFromInline var type: UInt8
+        /// Bit `1 << tag` is set for each `ValueTag` of the filter's type (number: int and double).
+        @usableFromInline var tagMask: UInt8
         @usableFromInline var holdsOnMissing: Bool
         @usableFromInline var constTag: UInt8
         @usableFromInline var constBits: UInt64
@@ -32,17 +32,17 @@ public struct PredicateProgram: Sendable {
         @usableFromInline var action: Int32
     }
 
-    @usableFromInline let predicates: [Predicate]
+    @usableFromInline let predicates: FrozenBuffer<Predicate>
     /// Clause `c` is `predicates[clauseStart[c]..<clauseStart[c + 1]]`.
-    @usableFromInline let clauseStart: [Int32]
+    @usableFromInline let clauseStart: FrozenBuffer<Int32>
     /// Condition `(t, k)` is `conditions[conditionStart[t] + k]`.
     @usableFromInline let conditions: [CompiledCondition]
     @usableFromInline let conditionStart: [Int32]
     @usableFromInline let windowStart: [Double]
     @usableFromInline let windowEnd: [Double]
-    @usableFromInline let stringSets: [Int32]
-    @usableFromInline let numberSetTags: [UInt8]
-    @usableFromInline let numberSetBits: [UInt64]
+    @usableFromInline let stringSets: FrozenBuffer<Int32>
+    @usableFromInline let numberSetTags: FrozenBuffer<UInt8>
+    @usableFromInline let numberSetBits: FrozenBuffer<UInt64>
     /// Distinct regexes; a predicate's `aux` is its slot here.
     public let regexes: [CompiledRegex]
 
@@ -57,7 +57,10 @@ public struct PredicateProgram: Sendable {
         var regexes: [CompiledRegex] = []
         var regexSlot: [String: Int32] = [:]
         let symbols = vocabulary.symbols
-        let typeCode: [PropertyType: UInt8] = [.number: 0, .string: 1, .boolean: 2, .date: 3]
+        let tagMask: [PropertyType: UInt8] = [
+            .number: 1 << ValueTag.int.rawValue | 1 << ValueTag.double.rawValue, .string: 1 << ValueTag.string.rawValue,
+            .boolean: 1 << ValueTag.bool.rawValue, .date: 1 << ValueTag.date.rawValue,
+        ]
 
         for trigger in set.triggers {
             conditionStart.append(Int32(conditions.count))
@@ -66,7 +69,7 @@ public struct PredicateProgram: Sendable {
                 for clause in condition.filters.clauses {
                     for f in clause {
                         var p = Predicate(
-                            key: symbols.lookup(f.property)!, code: .exists, type: typeCode[f.type]!,
+                            key: symbols.lookup(f.property)!, code: .exists, tagMask: tagMask[f.type]!,
                             holdsOnMissing: f.op.holdsOnMissing, constTag: 0, constBits: 0, aux: 0, auxCount: 0)
                         switch (f.op, f.operand) {
                         case (.exists, _): p.code = .exists
@@ -121,13 +124,13 @@ public struct PredicateProgram: Sendable {
                 conditions.append(CompiledCondition(clauseStart: first, clauseEnd: Int32(clauseStart.count - 1), action: action))
             }
         }
-        self.predicates = predicates
-        self.clauseStart = clauseStart
+        self.predicates = FrozenBuffer(predicates)
+        self.clauseStart = FrozenBuffer(clauseStart)
         self.conditions = conditions
         self.conditionStart = conditionStart
-        self.stringSets = stringSets
-        self.numberSetTags = numberTags
-        self.numberSetBits = numberBits
+        self.stringSets = FrozenBuffer(stringSets)
+        self.numberSetTags = FrozenBuffer(numberTags)
+        self.numberSetBits = FrozenBuffer(numberBits)
         self.regexes = regexes
         windowStart = set.triggers.map { $0.startTime ?? -.infinity }
         windowEnd = set.triggers.map { $0.endTime ?? .infinity }
@@ -146,19 +149,36 @@ public struct PredicateProgram: Sendable {
         MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: events.symbols.count)
     }
 
-    /// Whether trigger `t`'s window holds event `i`'s time.
-    @inlinable @inline(__always)
-    func windowHolds(_ t: Int, _ time: Double) -> Bool {
-        time >= windowStart[t] && time <= windowEnd[t]
+    /// One (trigger, condition) of a bucket with everything its evaluation needs inline, so a
+    /// bucket scan reads one contiguous array.
+    @usableFromInline struct Entry: Sendable {
+        @usableFromInline var trigger: Int32
+        /// -1 any; -2 an action no event can carry; else the push action id.
+        @usableFromInline var action: Int32
+        @usableFromInline var clauseStart: Int32
+        @usableFromInline var clauseEnd: Int32
+        @usableFromInline var windowStart: Double
+        @usableFromInline var windowEnd: Double
     }
 
-    /// Whether condition `k` of trigger `t` (already known to fit the event's kind and key) matches event `i`.
-    @inlinable
-    func conditionHolds(trigger t: Int, condition k: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        let c = conditions[Int(conditionStart[t]) + k]
-        if c.action != -1, c.action != events.actions[i] { return false }
-        var clause = Int(c.clauseStart)
-        let end = Int(c.clauseEnd)
+    /// The compiled entries of `buckets`, in the same order (bucket ranges index both).
+    func entries(for buckets: TriggerBuckets) -> FrozenBuffer<Entry> {
+        FrozenBuffer(buckets.entries.map { e in
+            let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
+            return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,
+                         windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)])
+        })
+    }
+
+    /// Evaluates one entry for event `i` (already known to fit the entry's kind and key): window,
+    /// push action, then every clause. The event's properties must be indexed in `scratch`.
+    @inlinable @inline(__always)
+    func holds(_ entry: Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        let time = events.times[i]
+        if time < entry.windowStart || time > entry.windowEnd { return false }
+        if entry.action != -1, entry.action != events.actions[i] { return false }
+        var clause = Int(entry.clauseStart)
+        let end = Int(entry.clauseEnd)
         while clause < end {
             var p = Int(clauseStart[clause])
             let pEnd = Int(clauseStart[clause + 1])
@@ -176,20 +196,13 @@ public struct PredicateProgram: Sendable {
         return true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func predicateHolds(_ index: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
         let p = predicates[index]
-        let at = events.property(p.key, of: i)
+        let at = scratch.propertySlot(p.key)
         guard at >= 0 else { return p.holdsOnMissing }
         let tag = events.propertyTags[at]
-        let typeMatches: Bool
-        switch p.type {
-        case 0: typeMatches = tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue
-        case 1: typeMatches = tag == ValueTag.string.rawValue
-        case 2: typeMatches = tag == ValueTag.bool.rawValue
-        default: typeMatches = tag == ValueTag.date.rawValue
-        }
-        guard typeMatches else { return p.holdsOnMissing }
+        guard (1 << tag) & p.tagMask != 0 else { return p.holdsOnMissing }
         let bits = events.propertyBits[at]
         switch p.code {
         case .exists: return true

@@ -16,6 +16,7 @@ public struct PredicateIndexMatcher: Matcher {
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
+    let entries: FrozenBuffer<PredicateProgram.Entry>
     /// Per bucket, its index in `crowds`, or -1 when it is scanned.
     let crowdOfBucket: [Int32]
     let crowds: [CrowdIndex]
@@ -25,6 +26,7 @@ public struct PredicateIndexMatcher: Matcher {
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
         program = PredicateProgram(set, vocabulary: vocabulary)
+        entries = program.entries(for: buckets)
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
         var crowds: [CrowdIndex] = []
         for b in 0..<buckets.bucketCount {
@@ -44,6 +46,8 @@ public struct PredicateIndexMatcher: Matcher {
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let (a, b) = buckets.buckets(of: i, in: events)
+        if a < 0 && b < 0 { return }
+        scratch.indexProperties(of: i, in: events)
         if a >= 0 { search(a, i, events, scratch) }
         if b >= 0 { search(b, i, events, scratch) }
     }
@@ -64,21 +68,22 @@ public struct PredicateIndexMatcher: Matcher {
             if let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits), let r = index.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) { evaluate(Int(index.equalityEntries[k]), i, events, scratch) }
             }
-            guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue,
-                  let lists = index.ranges[key] else { continue }
-            lists.forEachCandidate(tag: tag, bits: bits) { evaluate(Int($0), i, events, scratch) }
+            guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
+            if let lists = index.ranges[key] {
+                lists.forEachCandidate(tag: tag, bits: bits) { evaluate(Int($0), i, events, scratch) }
+            }
+            if let bands = index.bands[key] {
+                bands.forEachCandidate(tag: tag, bits: bits) { evaluate(Int($0), i, events, scratch) }
+            }
         }
     }
 
     @inline(__always)
     func evaluate(_ e: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let entry = buckets.entries[e]
-        let t = Int(entry.trigger)
-        if scratch.alreadyMatched(entry.trigger) || !program.windowHolds(t, events.times[i]) { return }
+        let entry = entries[e]
+        if scratch.alreadyMatched(entry.trigger) { return }
         scratch.candidates += 1
-        if program.conditionHolds(trigger: t, condition: Int(entry.condition), event: i, in: events, scratch: scratch) {
-            scratch.add(entry.trigger)
-        }
+        if program.holds(entry, event: i, in: events, scratch: scratch) { scratch.add(entry.trigger) }
     }
 }
 
@@ -116,47 +121,46 @@ struct CrowdIndex: Sendable {
     var equality: [EqualityKey: PoolRange] = [:]
     var equalityEntries: [Int32] = []
     var ranges: [Int32: RangeLists] = [:]
+    var bands: [Int32: BandIndex] = [:]
     var residual: [Int32] = []
 
     init(entries: Range<Int>, of buckets: TriggerBuckets, set: TriggerSet, program: PredicateProgram) {
         var eq: [EqualityKey: [Int32]] = [:]
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
+        var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
         for e in entries {
             let entry = buckets.entries[e]
             let condition = program.conditions[Int(program.conditionStart[Int(entry.trigger)]) + Int(entry.condition)]
-            var best: (score: Int, predicate: PredicateProgram.Predicate)?
+            // Candidate access predicates: filters alone in their clause (so they must hold).
+            var singles: [PredicateProgram.Predicate] = []
             for clause in Int(condition.clauseStart)..<Int(condition.clauseEnd) {
                 let lo = Int(program.clauseStart[clause]), hi = Int(program.clauseStart[clause + 1])
-                guard hi - lo == 1 else { continue }
-                let p = program.predicates[lo]
-                let score: Int
-                switch p.code {
-                case .numEq, .strEq, .boolEq: score = 3
-                case .numGt, .numGte, .numLt, .numLte: score = RangeLists.threshold(p) == nil ? 0 : 2
-                default: score = 0
-                }
-                if score > 0, score > (best?.score ?? 0) { best = (score, p) }
+                if hi - lo == 1 { singles.append(program.predicates[lo]) }
             }
-            guard let (_, p) = best else {
-                residual.append(Int32(e))
+            // Preference: equality (a hash probe), then a two-sided band on one key, then a one-sided range.
+            if let p = singles.first(where: { [.numEq, .strEq, .boolEq].contains($0.code) }) {
+                let tag: UInt8 = p.code == .numEq ? p.constTag : (p.code == .strEq ? ValueTag.string.rawValue : ValueTag.bool.rawValue)
+                eq[EqualityKey(key: p.key, tag: tag, bits: p.constBits)!, default: []].append(Int32(e))
                 continue
             }
-            switch p.code {
-            case .numEq:
-                eq[EqualityKey(key: p.key, tag: p.constTag, bits: p.constBits)!, default: []].append(Int32(e))
-            case .strEq:
-                eq[EqualityKey(key: p.key, tag: ValueTag.string.rawValue, bits: p.constBits)!, default: []].append(Int32(e))
-            case .boolEq:
-                eq[EqualityKey(key: p.key, tag: ValueTag.bool.rawValue, bits: p.constBits)!, default: []].append(Int32(e))
-            default:
-                rangeBuild[p.key, default: RangeLists.Builder()].add(p, entry: Int32(e))
+            let ranged = singles.filter { [.numGt, .numGte, .numLt, .numLte].contains($0.code) && RangeLists.threshold($0) != nil }
+            if let lower = ranged.first(where: { $0.code == .numGt || $0.code == .numGte }),
+               let upper = ranged.first(where: { ($0.code == .numLt || $0.code == .numLte) && $0.key == lower.key }) {
+                bandBuild[lower.key, default: []].append((RangeLists.threshold(lower)!, RangeLists.threshold(upper)!, Int32(e)))
+                continue
             }
+            if let p = ranged.first {
+                rangeBuild[p.key, default: RangeLists.Builder()].add(p, entry: Int32(e))
+                continue
+            }
+            residual.append(Int32(e))
         }
         for (k, list) in eq {
             equality[k] = PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))
             equalityEntries.append(contentsOf: list)
         }
         ranges = rangeBuild.mapValues { $0.build() }
+        bands = bandBuild.mapValues { BandIndex($0) }
     }
 }
 
@@ -224,5 +228,50 @@ struct RangeLists: Sendable {
         for k in 0..<Self.bound(gte.thresholds, v, orEqual: true) { body(gte.entries[k]) }
         for k in Self.bound(lt.thresholds, v, orEqual: true)..<lt.entries.count { body(lt.entries[k]) }
         for k in Self.bound(lte.thresholds, v, orEqual: false)..<lte.entries.count { body(lte.entries[k]) }
+    }
+}
+
+/// Conditions bounded on both sides on one property (`lo < v < hi`, inclusive or not), sorted by
+/// lower bound: a value `v` can only fall in bands whose lower bound is in `[v - maxWidth, v]`,
+/// found by two binary searches, so a probe visits a narrow slice instead of half the list.
+struct BandIndex: Sendable {
+    var lower: [Double] = []
+    var upper: [Double] = []
+    var entries: [Int32] = []
+    var maxWidth = 0.0
+
+    init(_ bands: [(Double, Double, Int32)]) {
+        let sorted = bands.sorted { $0.0 < $1.0 }
+        lower = sorted.map(\.0)
+        upper = sorted.map(\.1)
+        entries = sorted.map(\.2)
+        maxWidth = sorted.map { $0.1 - $0.0 }.max() ?? 0
+    }
+
+    @inline(__always)
+    func forEachCandidate(tag: UInt8, bits: UInt64, _ body: (Int32) -> Void) {
+        let v: Double
+        if tag == ValueTag.int.rawValue {
+            let i = Int64(bitPattern: bits)
+            guard i.magnitude <= 1 << 53 else {
+                for e in entries { body(e) }
+                return
+            }
+            v = Double(i)
+        } else {
+            v = Double(bitPattern: bits)
+        }
+        guard maxWidth.isFinite, maxWidth >= 0 else {
+            for e in entries { body(e) }
+            return
+        }
+        // Bands with lower <= v (inclusive bounds are decided by full evaluation) and lower >= v - maxWidth.
+        let first = RangeLists.bound(lower, v - maxWidth, orEqual: false)
+        let end = RangeLists.bound(lower, v, orEqual: true)
+        var k = first
+        while k < end {
+            if upper[k] >= v { body(entries[k]) }
+            k += 1
+        }
     }
 }
