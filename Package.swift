@@ -22,19 +22,21 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Workload", "TriggerKit", "CJemalloc",
+                "Workload", "TriggerKit",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
-        // jemalloc's mallctl, for allocation counts and allocator gauges (Harness only).
+        // jemalloc's header; only `bench` links the library (Harness finds mallctl at run time).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The executable: argument parsing only.
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Harness", "TriggerKit",
+                "Harness", "TriggerKit", "CJemalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            ],
+            linkerSettings: [.linkedLibrary("jemalloc")]),
         .testTarget(name: "TriggerKitTests", dependencies: ["TriggerKit"]),
+        .testTarget(name: "PublishingTests", dependencies: ["TriggerKit"]),
         .testTarget(name: "DifferentialTests", dependencies: ["Workload", "TriggerKit"]),
         .testTarget(
             name: "ConformanceTests", dependencies: ["Harness", "TriggerKit"],

@@ -1,5 +1,21 @@
-import CJemalloc
 import Foundation
+
+/// `mallctl`, found at run time: present when the process links jemalloc (the `bench` executable),
+/// absent in test bundles and other hosts, where every statistic reads as unavailable.
+private typealias Mallctl = @convention(c) (
+    UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+) -> Int32
+
+private let mallctlFunction: Mallctl? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") else { return nil }
+    return unsafeBitCast(symbol, to: Mallctl.self)
+}()
+
+private func mallctl(_ name: String, _ old: UnsafeMutableRawPointer?, _ oldLength: UnsafeMutablePointer<Int>?,
+                     _ new: UnsafeMutableRawPointer?, _ newLength: Int) -> Int32 {
+    guard let f = mallctlFunction else { return -1 }
+    return name.withCString { f($0, old, oldLength, new, newLength) }
+}
 
 /// jemalloc statistics through `mallctl` (NOTES.md): exact allocation counts per thread pass,
 /// per-thread byte counters, and the global gauges.
@@ -12,21 +28,22 @@ public enum AllocatorStats {
     static func read<T>(_ name: String, as: T.Type, default value: T) -> T {
         var v = value
         var size = MemoryLayout<T>.size
-        let rc = mallctl(name, &v, &size, nil, 0)
+        let rc = withUnsafeMutablePointer(to: &v) { mallctl(name, UnsafeMutableRawPointer($0), &size, nil, 0) }
         return rc == 0 ? v : value
     }
 
     /// Refreshes jemalloc's cached statistics; `stats.*` are stale until this runs.
     public static func refresh() {
         var newEpoch: UInt64 = 1
-        _ = mallctl("epoch", nil, nil, &newEpoch, MemoryLayout<UInt64>.size)
+        _ = withUnsafeMutablePointer(to: &newEpoch) { mallctl("epoch", nil, nil, UnsafeMutableRawPointer($0), MemoryLayout<UInt64>.size) }
     }
 
     /// Whether jemalloc is the process allocator (its version is readable).
     public static var version: String? {
         var p: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
-        guard mallctl("version", &p, &size, nil, 0) == 0, let p else { return nil }
+        guard withUnsafeMutablePointer(to: &p, { mallctl("version", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
+              let p else { return nil }
         return String(cString: p).components(separatedBy: "-").first
     }
 
@@ -51,7 +68,8 @@ public enum AllocatorStats {
     public static func threadAllocatedBytes() -> UInt64 {
         var p: UnsafeMutablePointer<UInt64>?
         var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
-        guard mallctl("thread.allocatedp", &p, &size, nil, 0) == 0, let p else { return 0 }
+        guard withUnsafeMutablePointer(to: &p, { mallctl("thread.allocatedp", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
+              let p else { return 0 }
         return p.pointee
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CJemalloc
 import Foundation
 import Harness
 import TriggerKit
@@ -22,6 +23,10 @@ enum Exit {
 @main
 enum BenchMain {
     static func main() {
+        // The measurements need jemalloc as the process allocator; this call also keeps it linked.
+        if trigger_bench_jemalloc_present() == 0 {
+            FileHandle.standardError.write(Data("bench: warning: jemalloc is not the allocator; allocation counts will read 0\n".utf8))
+        }
         do {
             var command = try Bench.parseAsRoot()
             try command.run()
