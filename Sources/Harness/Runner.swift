@@ -232,6 +232,8 @@ final class ReaderWorker: @unchecked Sendable {
         let cpuStart = Clock.threadCPUSeconds()
         let wallStart = Clock.now()
         scratch.candidates = 0
+        // A local checksum: a class property would pay a dynamic exclusivity check per match.
+        var sum = MatchChecksum()
         events.withView { view in
             var reader = source.makeReader()
             var i = range.lowerBound
@@ -240,13 +242,13 @@ final class ReaderWorker: @unchecked Sendable {
                 let stop = min(i + batchSize, range.upperBound)
                 let t0 = Clock.now()
                 if source.publication == .none {
-                    replay(source.plain, view, i..<stop)
+                    sum = replay(source.plain, view, i..<stop, sum)
                 } else {
                     // Each event takes the current snapshot: a published set is used from the next event on.
                     for e in i..<stop {
                         let snapshot = reader.current()
                         snapshot.matcher.match(e, in: view, scratch: scratch)
-                        for k in 0..<scratch.count { checksum.add(event: e, trigger: scratch.results[k]) }
+                        for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
                     }
                 }
                 let t1 = Clock.now()
@@ -259,6 +261,7 @@ final class ReaderWorker: @unchecked Sendable {
                 }
             }
         }
+        checksum = sum
         candidates = scratch.candidates
         cpuSeconds = Clock.threadCPUSeconds() - cpuStart
         wallSeconds = Clock.seconds(since: wallStart)
@@ -266,11 +269,14 @@ final class ReaderWorker: @unchecked Sendable {
 
     /// The inner loop, specialised per strategy (no existential dispatch per event).
     @inline(__always)
-    func replay<M: Matcher>(_ matcher: M, _ view: EventView, _ range: Range<Int>) {
+    func replay<M: Matcher>(_ matcher: M, _ view: EventView, _ range: Range<Int>, _ start: MatchChecksum) -> MatchChecksum {
+        var sum = start
+        let scratch = self.scratch
         for e in range {
             matcher.match(e, in: view, scratch: scratch)
-            for k in 0..<scratch.count { checksum.add(event: e, trigger: scratch.results[k]) }
+            for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
         }
+        return sum
     }
 }
 

@@ -59,6 +59,7 @@ public final class MatchScratch {
     @inlinable @inline(__always)
     public func begin() {
         count = 0
+        indexedEvent = -1
         stamp &+= 1
         if stamp == 0 {
             stamps.update(repeating: 0, count: max(triggerCount, 1))
@@ -67,9 +68,13 @@ public final class MatchScratch {
         }
     }
 
+    /// The event whose properties `slots` holds for the current stamp, or -1.
+    @usableFromInline @exclusivity(unchecked) var indexedEvent = -1
+
     /// Files event `i`'s properties by key for O(1) `propertySlot` lookups (after `begin()`).
     @inlinable @inline(__always)
     public func indexProperties(of i: Int, in events: EventView) {
+        indexedEvent = i
         var p = Int(events.propertyStart[i])
         let end = Int(events.propertyStart[i + 1])
         while p < end {
@@ -82,9 +87,11 @@ public final class MatchScratch {
         }
     }
 
-    /// Position of property `key` of the indexed event in the property columns, or -1.
+    /// Position of property `key` of event `i` in the property columns, or -1. The event's
+    /// properties are indexed on the first lookup, so events whose candidates need no property pay nothing.
     @inlinable @inline(__always)
-    public func propertySlot(_ key: Int32) -> Int {
+    public func propertySlot(_ key: Int32, of i: Int, in events: EventView) -> Int {
+        if indexedEvent != i { indexProperties(of: i, in: events) }
         let k = Int(key)
         return k < memoStride && slotStamps[k] == stamp ? Int(slots[k]) : -1
     }

@@ -20,8 +20,6 @@ public struct CompiledMatcher: Matcher {
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let (a, b) = buckets.buckets(of: i, in: events)
-        if a < 0 && b < 0 { return }
-        scratch.indexProperties(of: i, in: events)
         if a >= 0 { scan(buckets.range(of: a), i, events, scratch) }
         if b >= 0 { scan(buckets.range(of: b), i, events, scratch) }
     }

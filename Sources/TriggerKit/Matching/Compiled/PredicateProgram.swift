@@ -199,7 +199,7 @@ public struct PredicateProgram: Sendable {
     @inlinable @inline(__always)
     func predicateHolds(_ index: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
         let p = predicates[index]
-        let at = scratch.propertySlot(p.key)
+        let at = scratch.propertySlot(p.key, of: i, in: events)
         guard at >= 0 else { return p.holdsOnMissing }
         let tag = events.propertyTags[at]
         guard (1 << tag) & p.tagMask != 0 else { return p.holdsOnMissing }

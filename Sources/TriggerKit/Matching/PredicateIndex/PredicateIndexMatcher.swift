@@ -46,8 +46,6 @@ public struct PredicateIndexMatcher: Matcher {
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let (a, b) = buckets.buckets(of: i, in: events)
-        if a < 0 && b < 0 { return }
-        scratch.indexProperties(of: i, in: events)
         if a >= 0 { search(a, i, events, scratch) }
         if b >= 0 { search(b, i, events, scratch) }
     }
