@@ -6,6 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TriggerKit", targets: ["TriggerKit"]),
+        // For Benchmarks/ (package-benchmark micro-benchmarks replay generated workloads).
+        .library(name: "Workload", targets: ["Workload"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
@@ -22,9 +24,11 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Workload", "TriggerKit",
+                "Workload", "TriggerKit", "CCallgrind",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // Start/stop requests for callgrind around the counted matching loop (no-ops outside valgrind).
+        .target(name: "CCallgrind"),
         // jemalloc's header; only `bench` links the library (Harness finds mallctl at run time).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // The executable: argument parsing only.

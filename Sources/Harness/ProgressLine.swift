@@ -2,14 +2,14 @@ import Foundation
 import Synchronization
 
 /// Progress on a terminal (stderr), silent when stderr is not one.
-final class ProgressLine: Sendable {
+public final class ProgressLine: Sendable {
     let enabled: Bool
     private let lastDraw = Atomic<UInt64>(0)
 
-    init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
+    public init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
 
     /// Redraws `label: done/total` at most every 200 ms.
-    func update(_ label: String, _ done: Int, _ total: Int) {
+    public func update(_ label: String, _ done: Int, _ total: Int) {
         guard enabled else { return }
         let now = Clock.now()
         // Relaxed: a rate limiter for drawing; a lost race only draws twice.
@@ -20,7 +20,7 @@ final class ProgressLine: Sendable {
     }
 
     /// Prints a line (or clears the progress line when `text` is empty).
-    func note(_ text: String) {
+    public func note(_ text: String) {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)\(text.isEmpty ? "" : "\n")".utf8))
     }
@@ -32,4 +32,5 @@ final class ProgressCounter: Sendable {
     // Relaxed: an approximate counter for display; no other memory depends on it.
     func add(_ n: Int) { count.wrappingAdd(n, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
+    func reset() { count.store(0, ordering: .relaxed) }
 }

@@ -70,6 +70,9 @@ final class Publisher: Sendable {
     }
 
     func start() {
+        // Relaxed: no reader is running yet; Thread.start orders these stores before the writer's loads.
+        stopping.store(false, ordering: .relaxed)
+        done.store(-1, ordering: .relaxed)
         let thread = Thread { [self] in
             var count = 0
             // Relaxed: a stop flag; nothing else is published through it.

@@ -3,13 +3,14 @@ import Foundation
 /// Terminal table, Markdown and SVG renderings of a `RunReport`.
 extension RunReport {
     static let columns = ["strategy", "pub", "thr", "events", "mean ns", "p50 ns", "p99 ns", "p99.9 ns", "Mev/s",
-                          "alloc/ev", "B/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
+                          "alloc/ev", "B/ev", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
 
     func rows() -> [[String]] {
         results.map { r in
             [r.strategy, r.publication.rawValue, String(r.threads), String(r.events), Self.ns(r.nsPerEvent.mean),
              Self.ns(r.nsPerEvent.p50), Self.ns(r.nsPerEvent.p99), Self.ns(r.nsPerEvent.p999),
              String(format: "%.2f", r.eventsPerSecond / 1e6), Self.small(r.allocationsPerEvent), Self.small(r.bytesPerEvent),
+             r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
              String(format: "%.3f", r.matchesPerEvent), String(format: "%.1f", r.candidatesPerEvent),
              r.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
              r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))]
@@ -39,7 +40,7 @@ extension RunReport {
         }
         var out = [header, line(Self.columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
         out += rows().map(line)
-        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; ×ref = speed-up over reference, ×floor = cost relative to floor.")
+        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor.")
         return out.joined(separator: "\n")
     }
 

@@ -72,6 +72,10 @@ public struct StrategyResult: Codable, Sendable {
     /// Sets published by the writer during the timed run (publication runs only).
     public var publications: Int?
     public var perThreadEventsPerSecond: [Double]?
+    /// Mean ns/event of each timed repetition (`--repetitions`): the samples the gate's wall-clock tier tests.
+    public var nsPerEventSamples: [Double]?
+    /// Instructions per event of the single-threaded matching loop under callgrind (`--instructions`).
+    public var instructionsPerEvent: Double?
 }
 
 /// A whole `bench run` (SPEC §5.2 `trigger-bench-results/1`).
@@ -110,4 +114,50 @@ public struct RunReport: Codable, Sendable {
     }()
 
     public func json() throws -> Data { try Self.encoder.encode(self) }
+}
+
+extension RunReport {
+    /// Reads a `trigger-bench-results/1` file; a malformed one is an `InputError` naming the JSON path.
+    public static func load(_ path: String) throws -> RunReport {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(file: path, path: "", reason: "cannot read the results file")
+        }
+        do {
+            let report = try decoder.decode(RunReport.self, from: data)
+            guard report.schema == "trigger-bench-results/1" else {
+                throw InputError(file: path, path: "schema", reason: "expected \"trigger-bench-results/1\", got \"\(report.schema)\"")
+            }
+            return report
+        } catch let error as DecodingError {
+            let (codingPath, reason): ([CodingKey], String) = switch error {
+            case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
+            case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)
+            @unknown default: ([], "\(error)")
+            }
+            let jsonPath = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
+            throw InputError(file: path, path: jsonPath.hasPrefix(".") ? String(jsonPath.dropFirst()) : jsonPath, reason: reason)
+        }
+    }
+
+    static func snakeCase(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
+    }
+
+    /// Sets instructions per event on the single-threaded, unpublished row of each counted strategy,
+    /// after checking the counted loop found the same matches.
+    public mutating func merge(_ counts: [InstructionCounter.Count]) throws {
+        for count in counts {
+            guard let k = results.firstIndex(where: { $0.strategy == count.strategy && $0.threads == 1 && $0.publication == .none }) else {
+                continue
+            }
+            guard results[k].checksum == count.checksum, results[k].events == count.events else {
+                throw ChecksumMismatch(description: "\(count.strategy) under callgrind matched differently (checksum \(count.checksum) over \(count.events) events) from the timed run (\(results[k].checksum) over \(results[k].events))")
+            }
+            results[k].instructionsPerEvent = count.instructionsPerEvent
+        }
+    }
 }

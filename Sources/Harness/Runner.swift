@@ -18,6 +18,8 @@ public struct RunConfiguration: Sendable {
     public var warmupEvents = 100_000
     /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
     public var allocationEvents = 50_000
+    /// Timed passes per row; each pass's mean ns/event is one sample for the gate's wall-clock tier.
+    public var repetitions = 1
     public var showProgress = false
 
     public init(workload: WorkloadSpec) { self.workload = workload }
@@ -134,27 +136,42 @@ public final class Runner {
             let scratch = matcher.makeScratch(for: events)
             for i in 0..<warmup { matcher.match(i, in: view, scratch: scratch) }
         }
-        writer?.start()
-        let wallStart = Clock.now()
-        if threads == 1 {
-            workers[0].run(source: source, batchSize: configuration.batchSize, counter: counter, progress: { [progress] in
-                progress.update(label, counter.value, count)
-            })
-        } else {
-            let group = DispatchGroup()
-            for w in workers {
-                let thread = Thread { [configuration] in
-                    w.run(source: source, batchSize: configuration.batchSize, counter: counter, progress: nil)
-                    group.leave()
+        var wall = 0.0, publications = 0
+        var samples: [Double] = []
+        var repetitionChecksums: Set<String> = []
+        for repetition in 0..<configuration.repetitions {
+            let repLabel = configuration.repetitions > 1 ? "\(label) #\(repetition + 1)" : label
+            counter.reset()
+            writer?.start()
+            let wallStart = Clock.now()
+            if threads == 1 {
+                workers[0].run(source: source, batchSize: configuration.batchSize, counter: counter, progress: { [progress] in
+                    progress.update(repLabel, counter.value, count)
+                })
+            } else {
+                let group = DispatchGroup()
+                for w in workers {
+                    let thread = Thread { [configuration] in
+                        w.run(source: source, batchSize: configuration.batchSize, counter: counter, progress: nil)
+                        group.leave()
+                    }
+                    thread.stackSize = 1 << 22
+                    group.enter()
+                    thread.start()
                 }
-                thread.stackSize = 1 << 22
-                group.enter()
-                thread.start()
+                while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, count) }
             }
-            while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(label, counter.value, count) }
+            let seconds = Clock.seconds(since: wallStart)
+            publications += writer?.stop() ?? 0
+            wall += seconds
+            samples.append(seconds * 1e9 / Double(count))
+            var sum = MatchChecksum()
+            for w in workers { sum.value = sum.value &+ w.checksum.value }
+            repetitionChecksums.insert(sum.hex)
         }
-        let wall = Clock.seconds(since: wallStart)
-        let publications = writer?.stop() ?? 0
+        if repetitionChecksums.count > 1 {
+            throw ChecksumMismatch(description: "\(label): repetitions of the same run produced different checksums \(repetitionChecksums.sorted())")
+        }
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
         var checksum = MatchChecksum()
         var candidates = 0
@@ -169,14 +186,15 @@ public final class Runner {
         let ns = { (p: Double) in Double(histogram.valueAtPercentile(p)) / 1000 }
         return StrategyResult(
             strategy: strategy, publication: publication, threads: threads, events: count, matches: checksum.matches,
-            checksum: checksum.hex, eventsPerSecond: Double(count) / wall,
+            checksum: checksum.hex, eventsPerSecond: Double(count * configuration.repetitions) / wall,
             nsPerEvent: .init(mean: histogram.mean / 1000, p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9),
                               max: Double(histogram.max) / 1000),
             allocationsPerEvent: 0, bytesPerEvent: 0, jemalloc: AllocatorStats.gauges(),
             matchesPerEvent: Double(checksum.matches) / Double(count), candidatesPerEvent: Double(candidates) / Double(count),
             cpuSeconds: cpu, wallSeconds: wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: 0,
             publications: writer == nil ? nil : publications,
-            perThreadEventsPerSecond: threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil)
+            perThreadEventsPerSecond: threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
+            nsPerEventSamples: configuration.repetitions > 1 ? samples : nil, instructionsPerEvent: nil)
     }
 
     /// Every strategy that evaluates must report the same matches: over the reference prefix against
@@ -263,7 +281,7 @@ final class ReaderWorker: @unchecked Sendable {
         }
         checksum = sum
         candidates = scratch.candidates
-        cpuSeconds = Clock.threadCPUSeconds() - cpuStart
+        cpuSeconds += Clock.threadCPUSeconds() - cpuStart
         wallSeconds = Clock.seconds(since: wallStart)
     }
 

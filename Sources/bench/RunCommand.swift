@@ -47,7 +47,23 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write an SVG bar chart of ns/event with p50–p99 whiskers.")
     var svg: String?
 
+    @Option(help: "Timed passes per row; each pass's mean ns/event is one sample for `bench check`'s wall-clock test.")
+    var repetitions = 1
+
+    @Flag(help: "Also count instructions/event of each strategy's 1-thread loop under valgrind --tool=callgrind (adds a minute or more).")
+    var instructions = false
+
+    static func parseStrategies(_ list: String) throws -> [String] {
+        let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        for s in names where StrategyRegistry.named(s) == nil {
+            throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
+        }
+        guard !names.isEmpty else { throw ValidationError("--strategies names no strategy") }
+        return names
+    }
+
     func validate() throws {
+        guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000") }
         guard batchSize > 0, referenceEvents > 0 else { throw ValidationError("--batch-size and --reference-events must be positive") }
         if let events, events <= 0 { throw ValidationError("--events must be positive") }
         if let publishEveryMs, publishEveryMs <= 0 { throw ValidationError("--publish-every-ms must be positive") }
@@ -57,10 +73,7 @@ struct RunCommand: ParsableCommand {
         var spec = try WorkloadSpec.load(workload)
         if let events { spec.events = events }
         var config = RunConfiguration(workload: spec)
-        config.strategies = strategies.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-        for s in config.strategies where StrategyRegistry.named(s) == nil {
-            throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
-        }
+        config.strategies = try Self.parseStrategies(strategies)
         config.threads = try threads.split(separator: ",").map {
             guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
             return n
@@ -75,13 +88,23 @@ struct RunCommand: ParsableCommand {
         config.referenceEvents = referenceEvents
         config.batchSize = batchSize
         config.showProgress = true
+        config.repetitions = repetitions
         return config
     }
 
     func run() throws {
-        let report: RunReport
+        var report: RunReport
         do {
-            report = try Runner(makeConfiguration()).run()
+            let configuration = try makeConfiguration()
+            report = try Runner(configuration).run()
+            if instructions {
+                let progress = ProgressLine(enabled: true)
+                let counts = try InstructionCounter.count(
+                    workload: workload, eventsOverride: events, strategies: configuration.strategies, events: report.workload.events,
+                    referenceEvents: referenceEvents, progress: { progress.note($0) })
+                progress.note("")
+                try report.merge(counts)
+            }
         } catch let mismatch as ChecksumMismatch {
             FileHandle.standardError.write(Data("bench: strategies disagree: \(mismatch)\n".utf8))
             throw ExitCode(Exit.regression)
@@ -92,13 +115,6 @@ struct RunCommand: ParsableCommand {
         if let svg { try write(Data(report.svg().utf8), to: svg) }
     }
 
-    func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw InputError(file: path, path: "", reason: "cannot write: \(error.localizedDescription)")
-        }
-    }
 }
 
 struct GenerateCommand: ParsableCommand {

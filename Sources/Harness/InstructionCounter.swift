@@ -1,0 +1,160 @@
+import CCallgrind
+import Foundation
+import TriggerKit
+import Workload
+
+/// The deterministic tier of the gate (NOTES.md): instructions per event of the single-threaded
+/// matching loop, counted by `valgrind --tool=callgrind` between the shim's start and stop requests.
+///
+/// The parent (`bench instructions`, `bench run --instructions`) re-runs this executable under
+/// callgrind once per strategy; the child generates the workload and warms the matcher uninstrumented,
+/// then counts exactly one pass of the same loop the timed run uses.
+public enum InstructionCounter {
+    /// One strategy's count.
+    public struct Count: Sendable {
+        public var strategy: String
+        public var events: Int
+        public var instructions: UInt64
+        public var checksum: String
+        public var instructionsPerEvent: Double { Double(instructions) / Double(events) }
+    }
+
+    /// The hidden child mode: replays `count` events through `strategy` with counting on, and returns the
+    /// checksum (printed for the parent, which checks it against the other strategies).
+    public static func runCountedRegion(spec: WorkloadSpec, strategy name: String, count: Int) throws -> MatchChecksum {
+        guard let strategy = StrategyRegistry.named(name) else {
+            throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
+        }
+        let set = try WorkloadGenerator.corpus(spec)
+        let vocabulary = Vocabulary(set)
+        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
+        let matcher = strategy.make(set, vocabulary)
+        let n = min(count, events.count)
+        return events.withView { view in
+            let scratch = matcher.makeScratch(for: events)
+            // Warm, uncounted: regex memo tables and lazily built indexes are filled as in the timed run.
+            for i in 0..<n { matcher.match(i, in: view, scratch: scratch) }
+            trigger_bench_callgrind_start()
+            let sum = countedLoop(matcher, view, n, scratch)
+            trigger_bench_callgrind_stop()
+            return sum
+        }
+    }
+
+    /// The loop that is counted: the same shape as `ReaderWorker.replay`, specialised per strategy.
+    @inline(never)
+    static func countedLoop<M: Matcher>(_ matcher: M, _ view: EventView, _ n: Int, _ scratch: MatchScratch) -> MatchChecksum {
+        var sum = MatchChecksum()
+        for e in 0..<n {
+            matcher.match(e, in: view, scratch: scratch)
+            for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
+        }
+        return sum
+    }
+
+    /// Runs the child under callgrind for each strategy and reads the totals from its output file.
+    /// - Parameters:
+    ///   - workload: the `--workload` argument (a preset name or a spec path) the child regenerates.
+    ///   - events: the event count the child replays (`reference` replays `referenceEvents`).
+    public static func count(workload: String, eventsOverride: Int?, strategies: [String], events: Int, referenceEvents: Int,
+                             progress: (String) -> Void = { _ in }) throws -> [Count] {
+        let valgrind = try Self.findValgrind()
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-callgrind-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // valgrind 3.19 gives up on the debug info swiftc writes ("possibly corrupted debuginfo"): count a
+        // copy without it. Instructions are the same; only symbol names for annotation are lost.
+        let binary = work.appendingPathComponent("bench").path
+        try run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
+        var counts: [Count] = []
+        for (k, strategy) in strategies.enumerated() {
+            progress("callgrind \(k + 1)/\(strategies.count): \(strategy)")
+            let n = strategy == ReferenceStrategy.strategyName ? min(referenceEvents, events) : events
+            let out = work.appendingPathComponent("callgrind.\(strategy).out").path
+            var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
+                        binary, "instructions", "--child", strategy, "--workload", workload, "--events", String(n)]
+            if let eventsOverride { args += ["--workload-events", String(eventsOverride)] }
+            let stdout = try run(valgrind, args, what: "valgrind --tool=callgrind")
+            guard let checksum = stdout.split(separator: "\n").last(where: { $0.hasPrefix("checksum ") })?.dropFirst(9) else {
+                throw InputError(file: out, path: "", reason: "the counted child printed no checksum")
+            }
+            let total = try totals(ofCallgrindFile: out)
+            guard total > 0 else {
+                throw InputError(file: out, path: "", reason: "callgrind counted 0 instructions: bench was built without <valgrind/callgrind.h> (install valgrind, rebuild)")
+            }
+            counts.append(Count(strategy: strategy, events: n, instructions: total, checksum: String(checksum)))
+        }
+        return counts
+    }
+
+    /// The `totals:` (or `summary:`) line of a callgrind output file.
+    static func totals(ofCallgrindFile path: String) throws -> UInt64 {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw InputError(file: path, path: "", reason: "callgrind wrote no output file")
+        }
+        // `totals:` is the sum over the counted region; `summary:` can read 0 when collection was toggled.
+        for prefix in ["totals:", "summary:"] {
+            for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+                if let value = line.split(separator: " ").dropFirst().first.flatMap({ UInt64($0) }), value > 0 { return value }
+            }
+        }
+        throw InputError(file: path, path: "", reason: "no totals line in the callgrind output")
+    }
+
+    static func findValgrind() throws -> String {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let candidate = "\(dir)/valgrind"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw InputError(file: "valgrind", path: "", reason: "valgrind is not installed; run scripts/instructions (it installs it) or apt-get install valgrind")
+    }
+
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
+    /// Runs a tool to completion; returns its standard output, or throws with its standard error.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], what: String) throws -> String {
+        let process = Process()
+        // Swift seeds Set and Dictionary hashing per process; a fixed seed keeps instruction counts repeatable.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do { try process.run() } catch {
+            throw InputError(file: tool, path: "", reason: "cannot run \(what): \(error.localizedDescription)")
+        }
+        // Drain standard error on another thread while reading standard output, so a chatty tool cannot
+        // fill one pipe and block.
+        let errorText = PipeDrain(err.fileHandleForReading)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let stderr = errorText.wait()
+        guard process.terminationStatus == 0 else {
+            let tail = stderr.split(separator: "\n").suffix(5).joined(separator: "\n")
+            throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus):\n\(tail)")
+        }
+        return stdout
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

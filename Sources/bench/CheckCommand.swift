@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "The regression gate: compare a results file against a baseline; exit 1 on a regression.",
+        discussion: """
+            Three tiers (NOTES.md): checksums and allocations/event must be equal; instructions/event (from
+            --instructions runs) may rise by at most --instruction-tolerance; wall clock fails only when the
+            Mann–Whitney U test over the repetition samples (--repetitions) is significant AND the median slowed
+            by more than --minimum-effect. Results from unlike environments or workloads are refused (exit 2).
+            Exit codes: 0 pass, 1 regression, 2 bad input or refusal.
+            """)
+
+    @Option(help: "The baseline results JSON (e.g. Corpora/baselines/tiny.json).")
+    var baseline: String
+
+    @Option(help: "The results JSON to judge (from `bench run --json`).")
+    var current: String
+
+    @Option(help: "Wall-clock tier: enforce, informational (report, never fail) or off.")
+    var wallClock = "enforce"
+
+    @Option(help: "Relative rise of instructions/event that fails, e.g. 0.02 for 2 %.")
+    var instructionTolerance = 0.02
+
+    @Option(help: "Minimum relative slowdown of the median ns/event that can fail, e.g. 0.05 for 5 %.")
+    var minimumEffect = 0.05
+
+    @Option(help: "Significance level of the Mann–Whitney U test.")
+    var alpha = 0.01
+
+    @Option(help: "Comma-separated environment fields allowed to differ: build, swift, jemalloc, malloc_conf, cpu, cores, kernel, or all.")
+    var allowDifference = ""
+
+    @Option(help: "Also write the Markdown table to this file (e.g. a CI job summary).")
+    var markdown: String?
+
+    @Option(help: "Write the current results as github-action-benchmark `customSmallerIsBetter` JSON.")
+    var githubBenchmark: String?
+
+    func run() throws {
+        guard let mode = Gate.WallClock(rawValue: wallClock) else {
+            throw ValidationError("--wall-clock takes enforce, informational or off, got \"\(wallClock)\"")
+        }
+        guard instructionTolerance >= 0, minimumEffect >= 0, alpha > 0, alpha < 1 else {
+            throw ValidationError("--instruction-tolerance and --minimum-effect must be ≥ 0 and --alpha in (0, 1)")
+        }
+        let known: Set<String> = ["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all"]
+        let allowed = Set(allowDifference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if let unknown = allowed.subtracting(known).first {
+            throw ValidationError("--allow-difference: unknown field \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
+        }
+        var options = Gate.Options()
+        options.wallClock = mode
+        options.instructionTolerance = instructionTolerance
+        options.minimumEffect = minimumEffect
+        options.alpha = alpha
+        options.allowedDifferences = allowed
+        let base = try RunReport.load(baseline)
+        let cur = try RunReport.load(current)
+        let report: Gate.Report
+        do {
+            report = try Gate.compare(baseline: base, current: cur, options: options)
+        } catch let refusal as Gate.Refusal {
+            throw InputError(file: current, path: "", reason: refusal.description)
+        }
+        let text = report.markdown()
+        print(text, terminator: "")
+        if let markdown { try write(Data(text.utf8), to: markdown) }
+        if let githubBenchmark { try write(Gate.githubBenchmarkJSON(cur), to: githubBenchmark) }
+        if !report.regressions.isEmpty { throw ExitCode(Exit.regression) }
+    }
+}
+
+struct InstructionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "instructions",
+        abstract: "Count instructions per event of each strategy's single-threaded matching loop under valgrind --tool=callgrind.",
+        discussion: """
+            Deterministic (same binary, workload and machine kind give the same count), so the gate can hold it to
+            a tight tolerance. Only the matching loop is counted, between callgrind start/stop requests; the
+            workload is generated and the matcher warmed uncounted. Needs valgrind (scripts/instructions installs it).
+            """)
+
+    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
+    var workload = "tiny"
+
+    @Option(help: "Comma-separated strategies to count.")
+    var strategies = StrategyRegistry.names.joined(separator: ",")
+
+    @Option(help: "Events to replay (default: the workload's count; `reference` replays at most --reference-events).")
+    var events: Int?
+
+    @Option(help: "Events replayed by `reference`.")
+    var referenceEvents = 50_000
+
+    @Option(help: "Write the counts into this results JSON (its 1-thread, unpublished rows); checksums must agree.")
+    var mergeInto: String?
+
+    @Option(help: .hidden) var child: String?
+    @Option(help: .hidden) var workloadEvents: Int?
+
+    func run() throws {
+        var spec = try WorkloadSpec.load(workload)
+        if let child {
+            if let workloadEvents { spec.events = workloadEvents }
+            let sum = try InstructionCounter.runCountedRegion(spec: spec, strategy: child, count: events ?? spec.events)
+            print("checksum \(sum.hex)")
+            return
+        }
+        if let events { spec.events = events }
+        let names = try RunCommand.parseStrategies(strategies)
+        let progress = ProgressLine(enabled: true)
+        let counts = try InstructionCounter.count(workload: workload, eventsOverride: events, strategies: names, events: spec.events,
+                                                  referenceEvents: referenceEvents, progress: { progress.note($0) })
+        progress.note("")
+        if let mergeInto {
+            var report = try RunReport.load(mergeInto)
+            do { try report.merge(counts) } catch let mismatch as ChecksumMismatch {
+                FileHandle.standardError.write(Data("bench: strategies disagree: \(mismatch)\n".utf8))
+                throw ExitCode(Exit.regression)
+            }
+            try write(report.json(), to: mergeInto)
+        }
+        let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }.map(\.checksum))
+        for c in counts {
+            print("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.prefix(8)))")
+        }
+        if sums.count > 1 {
+            FileHandle.standardError.write(Data("bench: strategies disagree under callgrind: checksums \(sums.sorted())\n".utf8))
+            throw ExitCode(Exit.regression)
+        }
+    }
+}
+
+/// Writes a report file; a failure is a bad-input error naming the path.
+func write(_ data: Data, to path: String) throws {
+    do {
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw InputError(file: path, path: "", reason: "cannot write: \(error.localizedDescription)")
+    }
+}
