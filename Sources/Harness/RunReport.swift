@@ -86,6 +86,13 @@ public struct RunReport: Codable, Sendable {
         public var events: Int
         public var triggers: Int
 
+        public init(name: String, seed: UInt64, events: Int, triggers: Int) {
+            self.name = name
+            self.seed = seed
+            self.events = events
+            self.triggers = triggers
+        }
+
         init(_ spec: WorkloadSpec, events: Int) {
             name = spec.name
             seed = spec.seed
