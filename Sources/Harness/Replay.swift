@@ -44,7 +44,7 @@ public final class ReplaySession: DeliveryDelegate {
                 apply(control)
                 out += ",\"outcome\":\"control\""
             } else {
-                let event = try EventDecoder.decode(json)
+                let event = try EventDecoder.decode(json, categories: triggerSet.actionCategories)
                 let outcome = engine.handle(event)!
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
                 if let w = outcome.winner {

@@ -103,15 +103,7 @@ extension WorkloadGenerator {
             members += [("type", .string("session_start"))]
         case .pushClick(let campaign, let action):
             members += [("type", .string("push_click"))]
-            // A push without a campaign is written as an APNs payload, the form that carries none.
-            if let campaign {
-                members.append(("campaign_id", .string(campaign)))
-                if let action { members.append(("action_id", .string(action))) }
-            } else {
-                var payload: [(key: String, value: JSONValue)] = [("aps", .object([("alert", .string("hello"))]))]
-                if let action { payload.append(("action_id", .string(action))) }
-                members.append(("payload", .object(payload)))
-            }
+            members.append(contentsOf: pushFields(i, campaign: campaign, action: action))
         }
         if !event.properties.isEmpty {
             let props: [(key: String, value: JSONValue)] = event.properties.keys.sorted().map { key in
@@ -129,5 +121,37 @@ extension WorkloadGenerator {
             members.append(("properties", .object(props)))
         }
         return JSONValue.object(members).serialized
+    }
+
+    /// How a push click is written: a share carries the raw notification payload (SPEC §6) instead of
+    /// plain ids, in both styles, so replays exercise payload decoding. A tapped button's payload names
+    /// the default category holding it; a Wisetracker payload (which has no ids) is used for plain taps
+    /// without a campaign, alternately as an object and as a JSON string.
+    static func pushFields(_ i: Int, campaign: String?, action: String?) -> [(key: String, value: JSONValue)] {
+        func apns() -> JSONValue {
+            var aps: [(key: String, value: JSONValue)] = [("alert", .object([("title", .string("Hello")), ("body", .string("A new offer"))]))]
+            if let action, let category = ActionCategories.defaultCategory(containing: action) {
+                aps.append(("category", .string(category.id)))
+            }
+            var payload: [(key: String, value: JSONValue)] = [("aps", .object(aps))]
+            if let campaign { payload.append(("campaign_id", .string(campaign))) }
+            if let action { payload.append(("action_id", .string(action))) }
+            payload.append(("extras", .object([("source", .string("bench"))])))
+            return .object(payload)
+        }
+        switch (campaign, action) {
+        case (nil, nil):
+            let wp: JSONValue = .object([("RW_push_payload_TT", .string("Hello")), ("RW_push_payload_BD", .string("A new offer")),
+                                         ("RW_push_payload_deeplink", .string("app://offers/\(i % 97)"))])
+            return [("payload", .object([("RW_push_payload_WP", i % 2 == 0 ? wp : .string(wp.serialized))]))]
+        case (nil, _):
+            return [("payload", apns())]
+        case (.some, _) where i % 4 == 0:
+            return [("payload", apns())]
+        case (let campaign?, _):
+            var fields: [(key: String, value: JSONValue)] = [("campaign_id", .string(campaign))]
+            if let action { fields.append(("action_id", .string(action))) }
+            return fields
+        }
     }
 }

@@ -69,7 +69,7 @@ struct ExplainCommand: ParsableCommand {
         let set = try CorpusDecoder.load(path: corpus)
         let decoded: Event
         do {
-            decoded = try EventDecoder.decode(line: Array(event.utf8))
+            decoded = try EventDecoder.decode(line: Array(event.utf8), categories: set.actionCategories)
         } catch let e as InputError {
             throw InputError(file: "--event", path: e.path, reason: e.reason)
         }
@@ -85,7 +85,7 @@ struct ExplainCommand: ParsableCommand {
                 do {
                     let json = try EventDecoder.parseLine(bytes)
                     if case .string(let t)? = json["type"], !EventDecoder.eventTypes.contains(t) { continue }
-                    past.append(try EventDecoder.decode(json))
+                    past.append(try EventDecoder.decode(json, categories: set.actionCategories))
                 } catch let e as InputError {
                     throw InputError(file: history, path: "line \(n + 1): \(e.path)", reason: e.reason)
                 }

@@ -39,10 +39,14 @@ public enum CorpusDecoder {
             throw format.fail("unsupported format \(format.value.serialized); expected \"\(Self.format)\"")
         }
         var interval = 30.0
+        var categories = ActionCategories.standard
         if let settingsNode = root.optionalNonNull("settings") {
-            let settings = try settingsNode.object(allowed: ["minimum_trigger_interval"], what: "settings")
+            let settings = try settingsNode.object(allowed: ["minimum_trigger_interval", "action_categories"], what: "settings")
             if let n = settings.optionalNonNull("minimum_trigger_interval") {
                 interval = try nonNegativeSeconds(n, what: "the minimum trigger interval")
+            }
+            if let n = settings.optionalNonNull("action_categories") {
+                categories = try decodeActionCategories(n)
             }
         }
         let list = try root.required("triggers", what: "the list of triggers").array(what: "the list of triggers")
@@ -62,7 +66,37 @@ public enum CorpusDecoder {
             firstIndexOfID[trigger.id] = i
             triggers.append(trigger)
         }
-        return TriggerSet(triggers: triggers, minimumTriggerInterval: interval)
+        return TriggerSet(triggers: triggers, minimumTriggerInterval: interval, actionCategories: categories)
+    }
+
+    /// `settings.action_categories`: custom categories, `[{"id": …, "buttons": [{"id": …, "title": …}]}]`,
+    /// registered after the four defaults.
+    static func decodeActionCategories(_ node: JSONNode) throws -> ActionCategories {
+        var categories = ActionCategories.standard
+        let list = try node.array(what: "the custom action-button categories")
+        guard list.count <= 1000 else { throw node.fail("\(list.count) categories; at most 1000 are allowed") }
+        for item in list {
+            let obj = try item.object(allowed: ["id", "buttons"], what: "an action-button category")
+            let id = try obj.required("id", what: "the category id").string(what: "the category id")
+            let buttonNodes = try obj.required("buttons", what: "the category's buttons").array(what: "the category's buttons")
+            guard buttonNodes.count <= 16 else { throw item.fail("\(buttonNodes.count) buttons; at most 16 are allowed") }
+            var buttons: [ActionButton] = []
+            for b in buttonNodes {
+                let bo = try b.object(allowed: ["id", "title"], what: "an action button")
+                let bid = try bo.required("id", what: "the button's action id").string(what: "the button's action id")
+                let title = try bo.optionalNonNull("title")?.string(what: "the button's title") ?? bid
+                guard bid.utf8.count <= EventDecoder.maxNameBytes, title.utf8.count <= EventDecoder.maxStringBytes else {
+                    throw b.fail("button id and title must be at most \(EventDecoder.maxNameBytes) UTF-8 bytes")
+                }
+                buttons.append(ActionButton(id: bid, title: title))
+            }
+            do {
+                try categories.register(ActionCategory(id: id, buttons: buttons))
+            } catch {
+                throw item.fail("cannot register the category: \(error)")
+            }
+        }
+        return categories
     }
 
     static let triggerKeys: Set<String> = [

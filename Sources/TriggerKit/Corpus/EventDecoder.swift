@@ -11,8 +11,8 @@ public enum EventDecoder {
     public static let eventTypes: Set<String> = ["custom_event", "purchase", "session_start", "push_click"]
 
     /// Parses and decodes one line of text.
-    public static func decode(line: [UInt8]) throws -> Event {
-        try decode(parseLine(line))
+    public static func decode(line: [UInt8], categories: ActionCategories = .standard) throws -> Event {
+        try decode(parseLine(line), categories: categories)
     }
 
     /// Parses one JSONL line with the line-length limit; syntax errors become `InputError`s.
@@ -29,7 +29,8 @@ public enum EventDecoder {
 
     /// Decodes a parsed event object. Unknown top-level keys are ignored (apps attach metadata);
     /// everything that is read is validated.
-    public static func decode(_ json: JSONValue) throws -> Event {
+    /// `categories` are the action-button categories a push payload may name.
+    public static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Event {
         let obj = try JSONNode(value: json, path: "").object(what: "an event")
         let timeNode = try obj.required("time", what: "seconds since the Unix epoch")
         let time = try timeNode.number(what: "the event time in epoch seconds")
@@ -57,7 +58,7 @@ public enum EventDecoder {
                 if obj.optionalNonNull("campaign_id") != nil {
                     throw payload.fail("give either campaign_id/action_id or payload, not both")
                 }
-                let push = try PushPayloadDecoder.decode(payload)
+                let push = try PushPayloadDecoder.decode(payload, categories: categories)
                 return Event(time: time, kind: .pushClick(campaignID: push.campaignID, actionID: push.actionID),
                              properties: push.properties)
             }

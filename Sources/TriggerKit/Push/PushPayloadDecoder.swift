@@ -9,21 +9,33 @@ public enum PushPayloadDecoder {
 
     static let wisetrackerKey = "RW_push_payload_WP"
 
-    static func decode(_ node: JSONNode) throws -> Decoded {
+    /// Decodes a payload given as JSON (e.g. from a notification's userInfo), checking categories against `categories`.
+    public static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Decoded {
+        try decode(JSONNode(value: json, path: "payload"), categories: categories)
+    }
+
+    static func decode(_ node: JSONNode, categories: ActionCategories) throws -> Decoded {
         let obj = try node.object(what: "a push payload")
         if let wp = obj.optional(wisetrackerKey) { return try decodeWisetracker(wp) }
         guard obj.has("aps") else {
             throw node.fail("unrecognised push payload: expected an APNs payload with \"aps\" or a Wisetracker payload with \"\(wisetrackerKey)\"")
         }
-        return try decodeAPNs(obj)
+        return try decodeAPNs(obj, categories: categories)
     }
 
     /// APNs style: `aps` (with an optional `category`), `campaign_id`, `action_id`, `extras`.
-    static func decodeAPNs(_ obj: JSONObjectReader) throws -> Decoded {
+    /// A tapped button must belong to the payload's category, and the category must be registered.
+    static func decodeAPNs(_ obj: JSONObjectReader, categories: ActionCategories) throws -> Decoded {
         let aps = try obj.required("aps", what: "the APNs dictionary").object(what: "the aps dictionary")
         var decoded = Decoded(campaignID: nil, actionID: nil, properties: [:])
+        var category: ActionCategory?
         if let c = aps.optionalNonNull("category") {
-            decoded.properties["category"] = .string(try c.string(what: "the action-button category"))
+            let id = try c.string(what: "the action-button category")
+            guard let known = categories.category(id) else {
+                throw c.fail("unknown action-button category \"\(id)\"; known: \(categories.categories.map(\.id).joined(separator: ", ")) (register custom ones in settings.action_categories)")
+            }
+            category = known
+            decoded.properties["category"] = .string(id)
         }
         if let n = obj.optionalNonNull("campaign_id") {
             let s = try n.string(what: "the campaign id")
@@ -33,6 +45,12 @@ public enum PushPayloadDecoder {
         if let n = obj.optionalNonNull("action_id") {
             let s = try n.string(what: "the tapped action button's id")
             guard !s.isEmpty else { throw n.fail("action id must not be empty; omit it for a plain tap") }
+            guard let category else {
+                throw n.fail("action id \"\(s)\" names a button, but aps.category names no action-button category")
+            }
+            guard category.buttons.contains(where: { $0.id == s }) else {
+                throw n.fail("action id \"\(s)\" is not a button of category \"\(category.id)\" (buttons: \(category.buttons.map(\.id).joined(separator: ", ")))")
+            }
             decoded.actionID = s
         }
         if let extras = obj.optionalNonNull("extras") {
