@@ -1,0 +1,98 @@
+import Benchmark
+import TriggerKit
+import Workload
+
+// Micro-benchmarks of one event's matching per strategy and per publication mode, on the `tiny`
+// preset's shape (200 triggers + 100 crowded on the hottest name). Each scaled iteration matches one
+// event; the workload and matchers are built before measurement starts. Thresholds/ holds the exact
+// malloc counts (the only metric CI holds exactly, as swift-nio does); time is informational.
+
+/// Built once, shared by every benchmark (immutable after init).
+final class Fixture: @unchecked Sendable {
+    static let shared = Fixture()
+
+    let set: TriggerSet
+    let vocabulary: Vocabulary
+    let events: EventColumns
+
+    init() {
+        var spec = WorkloadSpec()
+        spec.name = "micro"
+        spec.seed = 7
+        spec.events = 4096
+        spec.triggers = 200
+        spec.eventNames = 100
+        spec.crowdedTriggers = 100
+        set = try! WorkloadGenerator.corpus(spec)
+        vocabulary = Vocabulary(set)
+        events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
+    }
+}
+
+/// Matches `count` events, cycling through the buffer; warm (scratch built, memo filled) before measuring.
+func replay<M: Matcher>(_ matcher: M, _ benchmark: Benchmark, _ fixture: Fixture) {
+    let scratch = matcher.makeScratch(for: fixture.events)
+    fixture.events.withView { view in
+        for i in 0..<view.count { matcher.match(i, in: view, scratch: scratch) }
+        var matched = 0
+        benchmark.startMeasurement()
+        for n in benchmark.scaledIterations {
+            matcher.match(n % view.count, in: view, scratch: scratch)
+            matched &+= scratch.count
+        }
+        benchmark.stopMeasurement()
+        blackHole(matched)
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let fixture = Fixture.shared
+    let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
+    let configuration = Benchmark.Configuration(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 100)
+
+    for strategy in StrategyRegistry.all {
+        // reference is the slow oracle: fewer events per iteration.
+        var config = configuration
+        if strategy.name == ReferenceStrategy.strategyName { config.scalingFactor = .one }
+        Benchmark("match-\(strategy.name)", configuration: config) { benchmark in
+            let matcher = strategy.make(fixture.set, fixture.vocabulary)
+            replay(matcher, benchmark, fixture)
+        }
+    }
+
+    // The compiled matcher reached through each publication mode: a snapshot per event, as in `bench run`.
+    Benchmark("publication-none", configuration: configuration) { benchmark in
+        replay(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary), benchmark, fixture)
+    }
+    Benchmark("publication-lock-free", configuration: configuration) { benchmark in
+        let publisher = SnapshotPublisher(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary))
+        var reader = publisher.makeReader()
+        let scratch = reader.current().matcher.makeScratch(for: fixture.events)
+        fixture.events.withView { view in
+            var matched = 0
+            benchmark.startMeasurement()
+            for n in benchmark.scaledIterations {
+                let snapshot = reader.current()
+                snapshot.matcher.match(n % view.count, in: view, scratch: scratch)
+                matched &+= scratch.count
+            }
+            benchmark.stopMeasurement()
+            blackHole(matched)
+        }
+    }
+    Benchmark("publication-mutex", configuration: configuration) { benchmark in
+        let publisher = MutexPublisher(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary))
+        let scratch = publisher.load().matcher.makeScratch(for: fixture.events)
+        fixture.events.withView { view in
+            var matched = 0
+            benchmark.startMeasurement()
+            for n in benchmark.scaledIterations {
+                let snapshot = publisher.load()
+                snapshot.matcher.match(n % view.count, in: view, scratch: scratch)
+                matched &+= scratch.count
+            }
+            benchmark.stopMeasurement()
+            blackHole(matched)
+        }
+    }
+}
