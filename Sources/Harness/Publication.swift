@@ -26,32 +26,27 @@ final class ReaderSource: Sendable {
     }
 
     func makeReader() -> SourceReader {
-        switch publication {
-        case .none, .lockFree: return SourceReader(kind: .lockFree(lockFree.makeReader()))
-        case .mutex: return SourceReader(kind: .mutex(mutex))
-        }
+        SourceReader(publication: publication, lockFree: lockFree.makeReader(), mutex: mutex.makeReader())
     }
 }
 
-/// One reader thread's handle on a `ReaderSource`.
+/// One reader thread's handle on a `ReaderSource`. A struct with both readers (not an enum), so
+/// checking mutates in place and never copies, i.e. never retains, the cached snapshot.
 struct SourceReader {
-    enum Kind {
-        case lockFree(SnapshotReader)
-        case mutex(MutexPublisher)
-    }
+    let publication: Publication
+    var lockFree: SnapshotReader
+    var mutex: MutexReader
 
-    var kind: Kind
-
+    /// The snapshot for the next event (reloaded only if a newer one was published).
     @inline(__always)
     mutating func current() -> MatcherSnapshot {
-        switch kind {
-        case .lockFree(var reader):
-            let snapshot = reader.current()
-            kind = .lockFree(reader)
-            return snapshot
-        case .mutex(let publisher):
-            return publisher.load()
-        }
+        publication == .mutex ? mutex.current() : lockFree.current()
+    }
+
+    /// Whether the snapshot last returned is still the newest (per event: one atomic load, or a lock round trip).
+    @inline(__always)
+    func isCurrent() -> Bool {
+        publication == .mutex ? mutex.isCurrent() : lockFree.isCurrent()
     }
 }
 

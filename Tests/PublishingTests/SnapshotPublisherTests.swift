@@ -90,6 +90,27 @@ final class SnapshotPublisherTests: XCTestCase {
         for _ in 0..<10 { publisher.publish(m) }
         XCTAssertEqual(publisher.load().version, 10)
     }
+
+    func testReadersNoticeAPublicationBeforeTheirNextEvent() throws {
+        let (setA, setB) = try makeSets()
+        let a = CompiledMatcher(setA, vocabulary: Vocabulary(setA)), b = CompiledMatcher(setB, vocabulary: Vocabulary(setB))
+        let lockFree = SnapshotPublisher(a)
+        var reader = lockFree.makeReader()
+        XCTAssertEqual(reader.current().version, 0)
+        XCTAssertTrue(reader.isCurrent())
+        lockFree.publish(b)
+        XCTAssertFalse(reader.isCurrent())
+        XCTAssertEqual(reader.current().version, 1)
+        XCTAssertTrue(reader.isCurrent())
+
+        let mutex = MutexPublisher(a)
+        var mutexReader = mutex.makeReader()
+        XCTAssertTrue(mutexReader.isCurrent())
+        mutex.publish(b)
+        XCTAssertFalse(mutexReader.isCurrent())
+        XCTAssertEqual(mutexReader.current().version, 1)
+        XCTAssertTrue(mutexReader.isCurrent())
+    }
 }
 
 final class WeakSnapshot {
