@@ -47,6 +47,13 @@ public enum AllocatorStats {
         return String(cString: p).components(separatedBy: "-").first
     }
 
+    /// jemalloc `stats.allocated` after flushing this thread's cache (bytes the program holds).
+    public static func allocatedBytes() -> Int {
+        _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
+        refresh()
+        return read("stats.allocated", as: Int.self, default: 0)
+    }
+
     public static func gauges() -> Gauges {
         refresh()
         return Gauges(

@@ -40,6 +40,13 @@ extension RunReport {
         }
         var out = [header, line(Self.columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
         out += rows().map(line)
+        for r in results {
+            if let n = r.publications, let before = r.heapBytesBeforePublishing, let after = r.heapBytesAfterPublishing {
+                out.append(String(format: "%@ %@ ×%d: %d sets published; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.publication.rawValue, r.threads, n, Double(before) / 1e6, Double(after) / 1e6,
+                                  Double(after - before) / 1e6))
+            }
+        }
         out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor.")
         return out.joined(separator: "\n")
     }

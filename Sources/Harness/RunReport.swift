@@ -76,6 +76,10 @@ public struct StrategyResult: Codable, Sendable {
     public var nsPerEventSamples: [Double]?
     /// Instructions per event of the single-threaded matching loop under callgrind (`--instructions`).
     public var instructionsPerEvent: Double?
+    /// jemalloc `stats.allocated` before the writer started and after it stopped (publication runs):
+    /// replaced sets must be freed, so the two differ by about one set, not by the sets published.
+    public var heapBytesBeforePublishing: Int?
+    public var heapBytesAfterPublishing: Int?
 }
 
 /// A whole `bench run` (SPEC §5.2 `trigger-bench-results/1`).

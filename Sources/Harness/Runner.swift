@@ -137,6 +137,9 @@ public final class Runner {
             for i in 0..<warmup { matcher.match(i, in: view, scratch: scratch) }
         }
         var wall = 0.0, publications = 0
+        // Heap in use before the writer starts and after it stopped: with every replaced set freed, the
+        // difference is about one trigger set (the last one published, still held by the source).
+        let heapBefore = writer == nil ? nil : AllocatorStats.allocatedBytes()
         var samples: [Double] = []
         var repetitionChecksums: Set<String> = []
         for repetition in 0..<configuration.repetitions {
@@ -169,6 +172,7 @@ public final class Runner {
             for w in workers { sum.value = sum.value &+ w.checksum.value }
             repetitionChecksums.insert(sum.hex)
         }
+        let heapAfter = writer == nil ? nil : AllocatorStats.allocatedBytes()
         if repetitionChecksums.count > 1 {
             throw ChecksumMismatch(description: "\(label): repetitions of the same run produced different checksums \(repetitionChecksums.sorted())")
         }
@@ -194,7 +198,8 @@ public final class Runner {
             cpuSeconds: cpu, wallSeconds: wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: 0,
             publications: writer == nil ? nil : publications,
             perThreadEventsPerSecond: threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
-            nsPerEventSamples: configuration.repetitions > 1 ? samples : nil, instructionsPerEvent: nil)
+            nsPerEventSamples: configuration.repetitions > 1 ? samples : nil, instructionsPerEvent: nil,
+            heapBytesBeforePublishing: heapBefore, heapBytesAfterPublishing: heapAfter)
     }
 
     /// Every strategy that evaluates must report the same matches: over the reference prefix against

@@ -35,7 +35,7 @@ final class GateTests: XCTestCase {
             bytesPerEvent: 0, jemalloc: .init(allocated: 0, active: 0, resident: 0, mapped: 0, metadata: 0, retained: 0),
             matchesPerEvent: 0.05, candidatesPerEvent: 1, cpuSeconds: 1, wallSeconds: 1, speedupVsReference: nil,
             ratioToFloor: nil, buildSeconds: 0, publications: nil, perThreadEventsPerSecond: nil, nsPerEventSamples: samples,
-            instructionsPerEvent: instructions)
+            instructionsPerEvent: instructions, heapBytesBeforePublishing: nil, heapBytesAfterPublishing: nil)
     }
 
     func report(_ results: [StrategyResult], cpu: String = "cpu", build: String = "release") -> RunReport {
