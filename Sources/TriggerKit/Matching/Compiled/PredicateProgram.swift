@@ -57,10 +57,6 @@ public struct PredicateProgram: Sendable {
         var regexes: [CompiledRegex] = []
         var regexSlot: [String: Int32] = [:]
         let symbols = vocabulary.symbols
-        let tagMask: [PropertyType: UInt8] = [
-            .number: 1 << ValueTag.int.rawValue | 1 << ValueTag.double.rawValue, .string: 1 << ValueTag.string.rawValue,
-            .boolean: 1 << ValueTag.bool.rawValue, .date: 1 << ValueTag.date.rawValue,
-        ]
 
         for trigger in set.triggers {
             conditionStart.append(Int32(conditions.count))
@@ -69,13 +65,13 @@ public struct PredicateProgram: Sendable {
                 for clause in condition.filters.clauses {
                     for f in clause {
                         var p = Predicate(
-                            key: symbols.lookup(f.property)!, code: .exists, tagMask: tagMask[f.type]!,
+                            key: symbols.lookup(f.property)!, code: .exists, tagMask: Self.tagMask(f.type),
                             holdsOnMissing: f.op.holdsOnMissing, constTag: 0, constBits: 0, aux: 0, auxCount: 0)
                         switch (f.op, f.operand) {
                         case (.exists, _): p.code = .exists
                         case (.notExists, _): p.code = .notExists
                         case (_, .number(let c)):
-                            p.code = [FilterOperator.eq: .numEq, .ne: .numNe, .gt: .numGt, .gte: .numGte, .lt: .numLt, .lte: .numLte][f.op]!
+                            p.code = Self.numberCode(f.op)
                             (p.constTag, p.constBits) = Self.numberBits(c)
                         case (_, .numbers(let list)):
                             p.code = f.op == .in ? .numIn : .numNotIn
@@ -108,9 +104,7 @@ public struct PredicateProgram: Sendable {
                             p.code = f.op == .eq ? .boolEq : .boolNe
                             p.constBits = b ? 1 : 0
                         case (_, .seconds(let s)):
-                            p.code = [FilterOperator.before: .dateBefore, .after: .dateAfter,
-                                      .lessThanSecondsAgo: .dateLessThanAgo, .moreThanSecondsAgo: .dateMoreThanAgo,
-                                      .inLessThanSeconds: .dateInLessThan, .inMoreThanSeconds: .dateInMoreThan][f.op]!
+                            p.code = Self.dateCode(f.op)
                             p.constBits = s.bitPattern
                         case (_, .none):
                             preconditionFailure("operand missing for \(f.op)")
@@ -134,6 +128,41 @@ public struct PredicateProgram: Sendable {
         self.regexes = regexes
         windowStart = set.triggers.map { $0.startTime ?? -.infinity }
         windowEnd = set.triggers.map { $0.endTime ?? .infinity }
+    }
+
+    // Switches, not dictionary literals: a literal built per predicate made every rebuild of the set
+    // (a publication) allocate and hash once per filter.
+    static func tagMask(_ type: PropertyType) -> UInt8 {
+        switch type {
+        case .number: 1 << ValueTag.int.rawValue | 1 << ValueTag.double.rawValue
+        case .string: 1 << ValueTag.string.rawValue
+        case .boolean: 1 << ValueTag.bool.rawValue
+        case .date: 1 << ValueTag.date.rawValue
+        }
+    }
+
+    static func numberCode(_ op: FilterOperator) -> Code {
+        switch op {
+        case .eq: .numEq
+        case .ne: .numNe
+        case .gt: .numGt
+        case .gte: .numGte
+        case .lt: .numLt
+        case .lte: .numLte
+        default: preconditionFailure("\(op) is not a number comparison")
+        }
+    }
+
+    static func dateCode(_ op: FilterOperator) -> Code {
+        switch op {
+        case .before: .dateBefore
+        case .after: .dateAfter
+        case .lessThanSecondsAgo: .dateLessThanAgo
+        case .moreThanSecondsAgo: .dateMoreThanAgo
+        case .inLessThanSeconds: .dateInLessThan
+        case .inMoreThanSeconds: .dateInMoreThan
+        default: preconditionFailure("\(op) is not a date operator")
+        }
     }
 
     static func numberBits(_ v: PropertyValue) -> (UInt8, UInt64) {
