@@ -31,10 +31,11 @@ extension WorkloadGenerator {
         var props: [(key: Int32, tag: ValueTag, bits: UInt64)] = []
         props.reserveCapacity(schema.count + 2)
         var time = startTime
+        let kinds = KindPicker(spec)
         for e in 0..<n {
             if let progress, e & 0xFFFFF == 0 { progress(e) }
             time += (rng.unit() * 2 * 1000).rounded() / 1000
-            let kind = pickKind(spec, &rng)
+            let kind = kinds.pick(&rng)
             var key: Int32 = -1
             var action: Int32 = -1
             var crowdedEvent = false

@@ -109,16 +109,32 @@ public enum WorkloadGenerator {
     }
 
     static func pickKind(_ spec: WorkloadSpec, _ rng: inout DeterministicRandom) -> EventKindCode {
-        let order: [(String, EventKindCode)] = [("custom_event", .customEvent), ("purchase", .purchase),
-                                               ("session_start", .sessionStart), ("push_click", .pushClick)]
-        let total = order.reduce(0.0) { $0 + (spec.kinds[$1.0] ?? 0) }
-        var u = rng.unit() * total
-        for (name, kind) in order {
-            let share = spec.kinds[name] ?? 0
-            if u < share { return kind }
-            u -= share
+        KindPicker(spec).pick(&rng)
+    }
+
+    /// The kind mix of a spec as plain arrays, so drawing a kind per event hashes no strings.
+    /// Draws exactly as before (one `unit()`, shares subtracted in the same order), so output is unchanged.
+    struct KindPicker {
+        static let order: [(String, EventKindCode)] = [("custom_event", .customEvent), ("purchase", .purchase),
+                                                       ("session_start", .sessionStart), ("push_click", .pushClick)]
+        let shares: [Double]
+        let total: Double
+        let fallback: EventKindCode
+
+        init(_ spec: WorkloadSpec) {
+            shares = Self.order.map { spec.kinds[$0.0] ?? 0 }
+            total = shares.reduce(0.0, +)
+            fallback = Self.order[shares.lastIndex { $0 > 0 }!].1
         }
-        return order.last { (spec.kinds[$0.0] ?? 0) > 0 }!.1
+
+        func pick(_ rng: inout DeterministicRandom) -> EventKindCode {
+            var u = rng.unit() * total
+            for k in 0..<shares.count {
+                if u < shares[k] { return Self.order[k].1 }
+                u -= shares[k]
+            }
+            return fallback
+        }
     }
 
     static func filters(_ spec: WorkloadSpec, _ rng: inout DeterministicRandom) -> JSONValue {
