@@ -47,7 +47,7 @@ public enum InstructionCounter {
         var sum = MatchChecksum()
         for e in 0..<n {
             matcher.match(e, in: view, scratch: scratch)
-            for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
+            sum.add(matchesOf: e, in: scratch)
         }
         return sum
     }

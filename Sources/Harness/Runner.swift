@@ -95,7 +95,7 @@ public final class Runner {
         var sum = MatchChecksum()
         for i in range {
             m.match(i, in: view, scratch: scratch)
-            for k in 0..<scratch.count { sum.add(event: i, trigger: scratch.results[k]) }
+            sum.add(matchesOf: i, in: scratch)
         }
         return sum
     }
@@ -169,7 +169,7 @@ public final class Runner {
             wall += seconds
             samples.append(seconds * 1e9 / Double(count))
             var sum = MatchChecksum()
-            for w in workers { sum.value = sum.value &+ w.checksum.value }
+            for w in workers { sum.merge(w.checksum) }
             repetitionChecksums.insert(sum.hex)
         }
         let heapAfter = writer == nil ? nil : AllocatorStats.allocatedBytes()
@@ -182,8 +182,7 @@ public final class Runner {
         var cpu = 0.0
         for w in workers {
             histogram.add(w.histogram)
-            checksum.value = checksum.value &+ w.checksum.value
-            checksum.matches += w.checksum.matches
+            checksum.merge(w.checksum)
             candidates += w.candidates
             cpu += w.cpuSeconds
         }
@@ -302,7 +301,7 @@ final class ReaderWorker: @unchecked Sendable {
         var e = start
         repeat {
             matcher.match(e, in: view, scratch: scratch)
-            for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
+            sum.add(matchesOf: e, in: scratch)
             e += 1
         } while e < stop && reader.isCurrent()
         return (e, sum)
@@ -315,7 +314,7 @@ final class ReaderWorker: @unchecked Sendable {
         let scratch = self.scratch
         for e in range {
             matcher.match(e, in: view, scratch: scratch)
-            for k in 0..<scratch.count { sum.add(event: e, trigger: scratch.results[k]) }
+            sum.add(matchesOf: e, in: scratch)
         }
         return sum
     }

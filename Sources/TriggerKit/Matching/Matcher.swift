@@ -147,6 +147,19 @@ public struct MatchChecksum: Sendable, Equatable {
         matches += 1
     }
 
+    /// Adds every match of `event` left in `scratch` by the last `match` call.
+    @inlinable @inline(__always)
+    public mutating func add(matchesOf event: Int, in scratch: MatchScratch) {
+        for k in 0..<scratch.count { add(event: event, trigger: scratch.results[k]) }
+    }
+
+    /// Folds in another digest (e.g. another thread's slice of the same run).
+    @inlinable
+    public mutating func merge(_ other: MatchChecksum) {
+        value = value &+ other.value
+        matches += other.matches
+    }
+
     public var hex: String {
         let s = String(value, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
