@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The embeddable engine: model, decoding, matchers, delivery. No dependency of ours.
-        .target(name: "TriggerKit", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
+        .target(name: "TriggerKit", dependencies: ["CPrefetch", .product(name: "Atomics", package: "swift-atomics")]),
+        // Software prefetch for the replay hot path (Swift has no intrinsic for it).
+        .target(name: "CPrefetch"),
         // Deterministic synthetic corpora and event streams, written into replay buffers.
         .target(name: "Workload", dependencies: ["TriggerKit"]),
         // Replay, explain and the measuring harness; knows TriggerKit's public API only.

@@ -36,6 +36,7 @@ public struct IndexedMatcher: Matcher {
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
+        events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
         if a >= 0 { scan(a, i, events, scratch) }
         if b >= 0 { scan(b, i, events, scratch) }

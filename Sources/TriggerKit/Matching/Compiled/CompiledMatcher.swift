@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// `compiled` (SPEC §4): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
 public struct CompiledMatcher: Matcher {
     public static let strategyName = "compiled"
@@ -19,6 +21,7 @@ public struct CompiledMatcher: Matcher {
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
+        events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
         if a >= 0 { scan(buckets.range(of: a), i, events, scratch) }
         if b >= 0 { scan(buckets.range(of: b), i, events, scratch) }

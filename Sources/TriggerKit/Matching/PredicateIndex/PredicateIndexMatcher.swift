@@ -45,6 +45,7 @@ public struct PredicateIndexMatcher: Matcher {
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
+        events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
         if a >= 0 { search(a, i, events, scratch) }
         if b >= 0 { search(b, i, events, scratch) }
