@@ -57,6 +57,8 @@ final class Publisher: Sendable {
     let build: @Sendable () -> any Matcher
     private let stopping = Atomic<Bool>(false)
     private let done = Atomic<Int>(-1)
+    /// Nanoseconds the writer spent building matchers in the last run (read after `done`).
+    private let buildNanos = Atomic<Int>(0)
 
     init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () -> any Matcher) {
         self.everyMs = everyMs
@@ -69,28 +71,47 @@ final class Publisher: Sendable {
         stopping.store(false, ordering: .relaxed)
         done.store(-1, ordering: .relaxed)
         let thread = Thread { [self] in
-            var count = 0
+            var count = 0, nanos = 0
             // Relaxed: a stop flag; nothing else is published through it.
             while !stopping.load(ordering: .relaxed) {
                 let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
-                source.publish(build())
+                let t0 = Clock.now()
+                let matcher = build()
+                nanos += Int(Clock.now() &- t0)
+                source.publish(matcher)
                 count += 1
                 let wait = deadline.timeIntervalSinceNow
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
             }
-            // Releasing: `stop()` reads the count after acquiring it.
+            // Relaxed: ordered before `done`'s releasing store, which `stop()` acquires before reading it.
+            buildNanos.store(nanos, ordering: .relaxed)
+            // Releasing: `stop()` reads the count (and the build time) after acquiring it.
             done.store(count, ordering: .releasing)
         }
         thread.start()
     }
 
-    /// Stops the writer and returns how many sets it published.
-    func stop() -> Int {
+    /// Stops the writer; returns how many sets it published and the seconds it spent building them.
+    func stop() -> (sets: Int, buildSeconds: Double) {
         stopping.store(true, ordering: .relaxed)
         while true {
             let n = done.load(ordering: .acquiring)
-            if n >= 0 { return n }
+            // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.
+            if n >= 0 { return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9) }
             Thread.sleep(forTimeInterval: 0.001)
         }
+    }
+}
+
+/// The matchers a `--prebuilt-sets` writer publishes in turn.
+final class PrebuiltCycle: Sendable {
+    let built: [any Matcher]
+    private let position = Atomic<Int>(0)
+
+    init(_ built: [any Matcher]) { self.built = built }
+
+    func next() -> any Matcher {
+        // Relaxed: a round-robin position; the matchers were built before the writer thread started.
+        built[position.add(1, ordering: .relaxed).oldValue % built.count]
     }
 }

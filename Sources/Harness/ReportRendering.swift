@@ -42,9 +42,9 @@ extension RunReport {
         out += rows().map(line)
         for r in results {
             if let n = r.publications, let before = r.heapBytesBeforePublishing, let after = r.heapBytesAfterPublishing {
-                out.append(String(format: "%@ %@ ×%d: %d sets published; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
-                                  r.strategy, r.publication.rawValue, r.threads, n, Double(before) / 1e6, Double(after) / 1e6,
-                                  Double(after - before) / 1e6))
+                out.append(String(format: "%@ %@ ×%d: %d sets published (%.3f ms to build each); heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.publication.rawValue, r.threads, n, r.rebuildMsPerPublication ?? 0,
+                                  Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
         out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor.")

@@ -71,6 +71,9 @@ public struct StrategyResult: Codable, Sendable {
     public var buildSeconds: Double
     /// Sets published by the writer during the timed run (publication runs only).
     public var publications: Int?
+    /// Mean milliseconds the writer spent building one published set (publication runs only): CPU
+    /// the readers lose when the writer shares their cores.
+    public var rebuildMsPerPublication: Double?
     public var perThreadEventsPerSecond: [Double]?
     /// Mean ns/event of each timed repetition (`--repetitions`): the samples the gate's wall-clock tier tests.
     public var nsPerEventSamples: [Double]?

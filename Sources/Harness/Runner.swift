@@ -11,6 +11,9 @@ public struct RunConfiguration: Sendable {
     public var publications: [Publication] = [.none]
     /// A writer republishes a freshly built trigger set this often while readers match (nil: never).
     public var publishEveryMs: Int?
+    /// The writer cycles through 4 matchers built up front instead of building one per publication
+    /// (isolates the readers' cost of switching snapshots from the writer's CPU).
+    public var prebuiltSets = false
     /// `reference` is slow by design: it replays only this many events (the others are checked against
     /// it on the same prefix).
     public var referenceEvents = 50_000
@@ -90,6 +93,15 @@ public final class Runner {
             build: BuildInfo.configuration, environment: .current(), workload: .init(spec, events: events.count), results: results)
     }
 
+    /// What the writer publishes: a freshly built matcher each time, or (`prebuiltSets`) the next of 4
+    /// built before the run; always a different object from the one readers hold.
+    func builder(_ strategy: String, _ set: TriggerSet, _ vocabulary: Vocabulary) -> @Sendable () -> any Matcher {
+        let make = StrategyRegistry.named(strategy)!.make
+        guard configuration.prebuiltSets else { return { make(set, vocabulary) } }
+        let cycle = PrebuiltCycle((0..<4).map { _ in make(set, vocabulary) })
+        return { cycle.next() }
+    }
+
     /// Order-independent checksum of the matches over `range` (untimed).
     static func checksum(_ m: some Matcher, _ view: EventView, _ range: Range<Int>, _ scratch: MatchScratch) -> MatchChecksum {
         var sum = MatchChecksum()
@@ -126,7 +138,7 @@ public final class Runner {
         let workers = slices.map { ReaderWorker(range: $0, matcher: matcher, events: events) }
         let source = ReaderSource(publication: publication, matcher: matcher)
         let writer = configuration.publishEveryMs.flatMap { ms -> Publisher? in
-            publication == .none ? nil : Publisher(everyMs: ms, source: source, build: { StrategyRegistry.named(strategy)!.make(set, vocabulary) })
+            publication == .none ? nil : Publisher(everyMs: ms, source: source, build: builder(strategy, set, vocabulary))
         }
         let label = "\(strategy) \(publication.rawValue) ×\(threads)"
         let counter = ProgressCounter()
@@ -136,7 +148,7 @@ public final class Runner {
             let scratch = matcher.makeScratch(for: events)
             for i in 0..<warmup { matcher.match(i, in: view, scratch: scratch) }
         }
-        var wall = 0.0, publications = 0
+        var wall = 0.0, publications = 0, rebuildSeconds = 0.0
         // Heap in use before the writer starts and after it stopped: with every replaced set freed, the
         // difference is about one trigger set (the last one published, still held by the source).
         let heapBefore = writer == nil ? nil : AllocatorStats.allocatedBytes()
@@ -165,7 +177,10 @@ public final class Runner {
                 while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, count) }
             }
             let seconds = Clock.seconds(since: wallStart)
-            publications += writer?.stop() ?? 0
+            if let (sets, seconds) = writer?.stop() {
+                publications += sets
+                rebuildSeconds += seconds
+            }
             wall += seconds
             samples.append(seconds * 1e9 / Double(count))
             var sum = MatchChecksum()
@@ -196,6 +211,7 @@ public final class Runner {
             matchesPerEvent: Double(checksum.matches) / Double(count), candidatesPerEvent: Double(candidates) / Double(count),
             cpuSeconds: cpu, wallSeconds: wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: 0,
             publications: writer == nil ? nil : publications,
+            rebuildMsPerPublication: writer == nil || publications == 0 ? nil : rebuildSeconds * 1000 / Double(publications),
             perThreadEventsPerSecond: threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
             nsPerEventSamples: configuration.repetitions > 1 ? samples : nil, instructionsPerEvent: nil,
             heapBytesBeforePublishing: heapBefore, heapBytesAfterPublishing: heapAfter)

@@ -29,6 +29,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
     var publishEveryMs: Int?
 
+    @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
+    var prebuiltSets = false
+
     @Option(help: "Override the workload's event count.")
     var events: Int?
 
@@ -85,6 +88,7 @@ struct RunCommand: ParsableCommand {
             return p
         }
         config.publishEveryMs = publishEveryMs
+        config.prebuiltSets = prebuiltSets
         config.referenceEvents = referenceEvents
         config.batchSize = batchSize
         config.showProgress = true
