@@ -19,39 +19,54 @@ public struct TriggerBuckets: Sendable {
     public let sessionStart: Int32
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        // One pass files each (trigger, condition) under a bucket key; a counting sort then lays the
+        // buckets out contiguously in key order, keeping trigger order within a bucket. (Arrays of
+        // arrays per symbol made every rebuild allocate once per non-empty bucket.)
         let n = Int(vocabulary.corpusCount)
-        var custom = [[Entry]](repeating: [], count: n)
-        var purchase = [[Entry]](repeating: [], count: n)
-        var push = [[Entry]](repeating: [], count: n)
-        var anyPurchaseEntries: [Entry] = [], anyPushEntries: [Entry] = [], sessionEntries: [Entry] = []
         let symbols = vocabulary.symbols
-        for (t, trigger) in set.triggers.enumerated() {
-            for (c, condition) in trigger.conditions.enumerated() {
-                let entry = Entry(trigger: Int32(t), condition: Int32(c))
-                switch condition {
-                case .customEvent(let name, _): custom[Int(symbols.lookup(name)!)].append(entry)
-                case .purchase(let product?, _): purchase[Int(symbols.lookup(product)!)].append(entry)
-                case .purchase(nil, _): anyPurchaseEntries.append(entry)
-                case .pushClick(let campaign?, _): push[Int(symbols.lookup(campaign)!)].append(entry)
-                case .pushClick(nil, _): anyPushEntries.append(entry)
-                case .sessionStart: sessionEntries.append(entry)
+        // Keys: custom 0..<n, purchase n..<2n, push 2n..<3n, then any-purchase, any-push, session start.
+        let anyPurchaseKey = 3 * n, anyPushKey = 3 * n + 1, sessionKey = 3 * n + 2, keyCount = 3 * n + 3
+        var keyed: [(key: Int32, entry: Entry)] = []
+        keyed.reserveCapacity(set.triggers.count)
+        var sizes = [Int32](repeating: 0, count: keyCount + 1)
+        for t in set.triggers.indices {
+            let conditions = set.triggers[t].conditions
+            for c in conditions.indices {
+                let key: Int
+                switch conditions[c] {
+                case .customEvent(let name, _): key = Int(symbols.lookup(name)!)
+                case .purchase(let product?, _): key = n + Int(symbols.lookup(product)!)
+                case .purchase(nil, _): key = anyPurchaseKey
+                case .pushClick(let campaign?, _): key = 2 * n + Int(symbols.lookup(campaign)!)
+                case .pushClick(nil, _): key = anyPushKey
+                case .sessionStart: key = sessionKey
                 }
+                keyed.append((Int32(key), Entry(trigger: Int32(t), condition: Int32(c))))
+                sizes[key + 1] += 1
             }
         }
-        var entries: [Entry] = []
+        // Bucket numbers in key order, over the non-empty keys only.
+        var bucketOfKey = [Int32](repeating: -1, count: keyCount)
         var starts: [Int32] = [0]
-        func addBucket(_ list: [Entry]) -> Int32 {
-            guard !list.isEmpty else { return -1 }
-            entries.append(contentsOf: list)
-            starts.append(Int32(entries.count))
-            return Int32(starts.count - 2)
+        var firstOfKey = [Int32](repeating: 0, count: keyCount)
+        var total: Int32 = 0
+        for key in 0..<keyCount where sizes[key + 1] > 0 {
+            bucketOfKey[key] = Int32(starts.count - 1)
+            firstOfKey[key] = total
+            total += sizes[key + 1]
+            starts.append(total)
         }
-        customByName = custom.map(addBucket)
-        purchaseByProduct = purchase.map(addBucket)
-        pushByCampaign = push.map(addBucket)
-        anyPurchase = addBucket(anyPurchaseEntries)
-        anyPush = addBucket(anyPushEntries)
-        sessionStart = addBucket(sessionEntries)
+        var entries = [Entry](repeating: Entry(trigger: 0, condition: 0), count: Int(total))
+        for (key, entry) in keyed {
+            entries[Int(firstOfKey[Int(key)])] = entry
+            firstOfKey[Int(key)] += 1
+        }
+        customByName = Array(bucketOfKey[0..<n])
+        purchaseByProduct = Array(bucketOfKey[n..<2 * n])
+        pushByCampaign = Array(bucketOfKey[2 * n..<3 * n])
+        anyPurchase = bucketOfKey[anyPurchaseKey]
+        anyPush = bucketOfKey[anyPushKey]
+        sessionStart = bucketOfKey[sessionKey]
         self.entries = entries
         bucketStart = starts
     }

@@ -58,12 +58,23 @@ public struct PredicateProgram: Sendable {
         var regexSlot: [String: Int32] = [:]
         let symbols = vocabulary.symbols
 
-        for trigger in set.triggers {
+        var windowStart: [Double] = [], windowEnd: [Double] = []
+        windowStart.reserveCapacity(set.triggers.count)
+        windowEnd.reserveCapacity(set.triggers.count)
+        conditionStart.reserveCapacity(set.triggers.count)
+        // Indices, not `for trigger in set.triggers`: copying each Trigger out of the array retained and
+        // released every field (rebuilding the set is a publication's cost).
+        for t in set.triggers.indices {
             conditionStart.append(Int32(conditions.count))
-            for condition in trigger.conditions {
+            windowStart.append(set.triggers[t].startTime ?? -.infinity)
+            windowEnd.append(set.triggers[t].endTime ?? .infinity)
+            let triggerConditions = set.triggers[t].conditions
+            for k in triggerConditions.indices {
                 let first = Int32(clauseStart.count - 1)
-                for clause in condition.filters.clauses {
-                    for f in clause {
+                let clauses = triggerConditions[k].filters.clauses
+                for ci in clauses.indices {
+                    for fi in clauses[ci].indices {
+                        let f = clauses[ci][fi]
                         var p = Predicate(
                             key: symbols.lookup(f.property)!, code: .exists, tagMask: Self.tagMask(f.type),
                             holdsOnMissing: f.op.holdsOnMissing, constTag: 0, constBits: 0, aux: 0, auxCount: 0)
@@ -87,7 +98,9 @@ public struct PredicateProgram: Sendable {
                             p.constBits = UInt64(symbols.lookup(s)!)
                         case (_, .strings(let list)):
                             p.code = f.op == .in ? .strIn : .strNotIn
-                            let ids = Set(list.map { symbols.lookup($0)! }).sorted()
+                            var ids = list.map { symbols.lookup($0)! }
+                            ids.sort()
+                            ids.removeDuplicatesFromSorted()
                             p.aux = Int32(stringSets.count)
                             p.auxCount = Int32(ids.count)
                             stringSets.append(contentsOf: ids)
@@ -114,7 +127,7 @@ public struct PredicateProgram: Sendable {
                     clauseStart.append(Int32(predicates.count))
                 }
                 var action: Int32 = -1
-                if case .pushClick(_, let a?) = condition { action = symbols.lookup(a) ?? -2 }
+                if case .pushClick(_, let a?) = triggerConditions[k] { action = symbols.lookup(a) ?? -2 }
                 conditions.append(CompiledCondition(clauseStart: first, clauseEnd: Int32(clauseStart.count - 1), action: action))
             }
         }
@@ -126,8 +139,8 @@ public struct PredicateProgram: Sendable {
         self.numberSetTags = FrozenBuffer(numberTags)
         self.numberSetBits = FrozenBuffer(numberBits)
         self.regexes = regexes
-        windowStart = set.triggers.map { $0.startTime ?? -.infinity }
-        windowEnd = set.triggers.map { $0.endTime ?? .infinity }
+        self.windowStart = windowStart
+        self.windowEnd = windowEnd
     }
 
     // Switches, not dictionary literals: a literal built per predicate made every rebuild of the set
@@ -301,5 +314,18 @@ public struct PredicateProgram: Sendable {
         }
         if at == intTag { return NumberComparison.compare(int: Int64(bitPattern: a), double: Double(bitPattern: b)) }
         return -NumberComparison.compare(int: Int64(bitPattern: b), double: Double(bitPattern: a))
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops adjacent repeats in place (on a sorted array: makes it a set).
+    mutating func removeDuplicatesFromSorted() {
+        guard count > 1 else { return }
+        var kept = 1
+        for i in 1..<count where self[i] != self[kept - 1] {
+            self[kept] = self[i]
+            kept += 1
+        }
+        removeLast(count - kept)
     }
 }

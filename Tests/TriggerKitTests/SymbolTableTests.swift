@@ -1,0 +1,34 @@
+import XCTest
+@testable import TriggerKit
+
+final class SymbolTableTests: XCTestCase {
+    func testInternAndLookupManyStrings() {
+        var table = SymbolTable()
+        let strings = (0..<5_000).map { "s\($0)" } + ["", "a", "event_name_that_is_longer_than_sixteen_bytes"]
+        for (k, s) in strings.enumerated() { XCTAssertEqual(table.intern(s), Int32(k)) }
+        // Interning again returns the same id and adds nothing.
+        for (k, s) in strings.enumerated() { XCTAssertEqual(table.intern(s), Int32(k)) }
+        XCTAssertEqual(table.count, strings.count)
+        for (k, s) in strings.enumerated() { XCTAssertEqual(table.lookup(s), Int32(k), s) }
+        XCTAssertNil(table.lookup("s5000"))
+        XCTAssertNil(table.lookup("never interned"))
+    }
+
+    /// Lookups follow Swift's String equality (canonical equivalence), as `reference` compares strings:
+    /// U+212A KELVIN SIGN equals "K", and a decomposed "é" equals the precomposed one.
+    func testCanonicallyEquivalentStringsShareAnID() {
+        var table = SymbolTable()
+        let kelvin = table.intern("\u{212A}")
+        XCTAssertEqual(table.lookup("K"), kelvin)
+        XCTAssertEqual(table.intern("K"), kelvin)
+        XCTAssertEqual(table.lookup("K"), kelvin)
+        let composed = table.intern("caf\u{E9}")
+        XCTAssertEqual(table.lookup("cafe\u{301}"), composed)
+
+        var asciiFirst = SymbolTable()
+        let k = asciiFirst.intern("K")
+        XCTAssertEqual(asciiFirst.lookup("\u{212A}"), k)
+        XCTAssertEqual(asciiFirst.intern("\u{212A}"), k)
+        XCTAssertNil(asciiFirst.lookup("k"))
+    }
+}
