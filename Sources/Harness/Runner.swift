@@ -62,6 +62,7 @@ public final class Runner {
         var results: [StrategyResult] = []
         let referenceEvents = min(configuration.referenceEvents, events.count)
         var prefixChecksums: [String: MatchChecksum] = [:]
+        var measurements: [Measurement] = []
         for name in configuration.strategies {
             guard let strategy = StrategyRegistry.named(name) else {
                 throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
@@ -77,15 +78,18 @@ public final class Runner {
             let allocations = measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
             for publication in configuration.publications {
                 for threads in configuration.threads {
-                    var r = try measure(matcher, strategy: name, events: events, count: count, threads: threads,
-                                        publication: publication, set: set, vocabulary: vocabulary)
-                    r.allocationsPerEvent = allocations.count
-                    r.bytesPerEvent = allocations.bytes
-                    r.buildSeconds = buildSeconds
-                    results.append(r)
+                    let m = prepare(matcher, strategy: name, events: events, count: count, threads: threads,
+                                    publication: publication, set: set, vocabulary: vocabulary)
+                    m.allocations = allocations
+                    m.buildSeconds = buildSeconds
+                    measurements.append(m)
                 }
             }
         }
+        for repetition in 0..<configuration.repetitions {
+            for m in measurements { repeatOnce(m, repetition: repetition) }
+        }
+        for m in measurements { results.append(try finish(m)) }
         try verify(results, prefixChecksums: prefixChecksums, referenceEvents: referenceEvents)
         Self.addRatios(&results)
         progress.note("")
@@ -132,89 +136,132 @@ public final class Runner {
         }
     }
 
-    func measure(_ matcher: some Matcher, strategy: String, events: EventColumns, count: Int, threads: Int,
-                 publication: Publication, set: TriggerSet, vocabulary: Vocabulary) throws -> StrategyResult {
-        let slices = (0..<threads).map { t in (count * t / threads)..<(count * (t + 1) / threads) }
-        let workers = slices.map { ReaderWorker(range: $0, matcher: matcher, events: events) }
-        let source = ReaderSource(publication: publication, matcher: matcher)
-        let writer = configuration.publishEveryMs.flatMap { ms -> Publisher? in
-            publication == .none ? nil : Publisher(everyMs: ms, source: source, build: builder(strategy, set, vocabulary))
+    /// One (strategy, publication, threads) configuration of a run: its readers, source and writer,
+    /// and what its repetitions measured so far.
+    final class Measurement {
+        let strategy: String, publication: Publication, threads: Int, count: Int
+        let workers: [ReaderWorker]
+        let source: ReaderSource
+        let writer: Publisher?
+        let initial: any Matcher
+        let label: String
+        var allocations: (count: Double, bytes: Double) = (0, 0)
+        var buildSeconds = 0.0
+        var wall = 0.0, publications = 0, rebuildSeconds = 0.0
+        var heapGrowth = 0
+        var heapBefore: Int?
+        var samples: [Double] = []
+        var repetitionChecksums: Set<String> = []
+
+        init(_ matcher: any Matcher, strategy: String, count: Int, threads: Int, publication: Publication,
+             events: EventColumns, writerBuild: (@Sendable () -> any Matcher)?, everyMs: Int?) {
+            self.strategy = strategy
+            self.publication = publication
+            self.threads = threads
+            self.count = count
+            initial = matcher
+            let slices = (0..<threads).map { t in (count * t / threads)..<(count * (t + 1) / threads) }
+            workers = slices.map { ReaderWorker(range: $0, matcher: matcher, events: events) }
+            source = ReaderSource(publication: publication, matcher: matcher)
+            if let everyMs, let writerBuild, publication != .none {
+                writer = Publisher(everyMs: everyMs, source: source, build: writerBuild)
+            } else {
+                writer = nil
+            }
+            label = "\(strategy) \(publication.rawValue) ×\(threads)"
         }
-        let label = "\(strategy) \(publication.rawValue) ×\(threads)"
-        let counter = ProgressCounter()
+    }
+
+    /// Creates and warms a configuration's readers (untimed: memo tables, caches, branch predictors).
+    func prepare(_ matcher: some Matcher, strategy: String, events: EventColumns, count: Int, threads: Int,
+                 publication: Publication, set: TriggerSet, vocabulary: Vocabulary) -> Measurement {
+        let m = Measurement(matcher, strategy: strategy, count: count, threads: threads, publication: publication, events: events,
+                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : builder(strategy, set, vocabulary),
+                            everyMs: configuration.publishEveryMs)
         let warmup = min(configuration.warmupEvents, count)
         events.withView { view in
-            // Warm-up: memo tables, caches and branch predictors, untimed.
             let scratch = matcher.makeScratch(for: events)
             for i in 0..<warmup { matcher.match(i, in: view, scratch: scratch) }
         }
-        var wall = 0.0, publications = 0, rebuildSeconds = 0.0
-        // Heap in use before the writer starts and after it stopped: with every replaced set freed, the
-        // difference is about one trigger set (the last one published, still held by the source).
-        let heapBefore = writer == nil ? nil : AllocatorStats.allocatedBytes()
-        var samples: [Double] = []
-        var repetitionChecksums: Set<String> = []
-        for repetition in 0..<configuration.repetitions {
-            let repLabel = configuration.repetitions > 1 ? "\(label) #\(repetition + 1)" : label
-            counter.reset()
-            writer?.start()
-            let wallStart = Clock.now()
-            if threads == 1 {
-                workers[0].run(source: source, batchSize: configuration.batchSize, counter: counter, progress: { [progress] in
-                    progress.update(repLabel, counter.value, count)
-                })
-            } else {
-                let group = DispatchGroup()
-                for w in workers {
-                    let thread = Thread { [configuration] in
-                        w.run(source: source, batchSize: configuration.batchSize, counter: counter, progress: nil)
-                        group.leave()
-                    }
-                    thread.stackSize = 1 << 22
-                    group.enter()
-                    thread.start()
+        return m
+    }
+
+    /// One timed repetition of `m`. The run interleaves repetitions (every configuration's first, then every
+    /// configuration's second, …), so a machine whose speed drifts over tens of seconds slows all of them
+    /// alike instead of whichever configuration ran during the slow spell.
+    func repeatOnce(_ m: Measurement, repetition: Int) {
+        let repLabel = configuration.repetitions > 1 ? "\(m.label) #\(repetition + 1)" : m.label
+        let counter = ProgressCounter()
+        // Heap in use before the writer starts and after it stopped and the source went back to the
+        // initial matcher: with every replaced set freed, the two are equal.
+        let heapBefore = m.writer == nil ? nil : AllocatorStats.allocatedBytes()
+        m.writer?.start()
+        let wallStart = Clock.now()
+        if m.threads == 1 {
+            m.workers[0].run(source: m.source, batchSize: configuration.batchSize, counter: counter, progress: { [progress] in
+                progress.update(repLabel, counter.value, m.count)
+            })
+        } else {
+            let group = DispatchGroup()
+            let source = m.source
+            for w in m.workers {
+                let thread = Thread { [configuration] in
+                    w.run(source: source, batchSize: configuration.batchSize, counter: counter, progress: nil)
+                    group.leave()
                 }
-                while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, count) }
+                thread.stackSize = 1 << 22
+                group.enter()
+                thread.start()
             }
-            let seconds = Clock.seconds(since: wallStart)
-            if let (sets, seconds) = writer?.stop() {
-                publications += sets
-                rebuildSeconds += seconds
-            }
-            wall += seconds
-            samples.append(seconds * 1e9 / Double(count))
-            var sum = MatchChecksum()
-            for w in workers { sum.merge(w.checksum) }
-            repetitionChecksums.insert(sum.hex)
+            while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, m.count) }
         }
-        let heapAfter = writer == nil ? nil : AllocatorStats.allocatedBytes()
-        if repetitionChecksums.count > 1 {
-            throw ChecksumMismatch(description: "\(label): repetitions of the same run produced different checksums \(repetitionChecksums.sorted())")
+        let seconds = Clock.seconds(since: wallStart)
+        if let (sets, building) = m.writer?.stop() {
+            m.publications += sets
+            m.rebuildSeconds += building
+            m.source.publish(m.initial)
+            if let heapBefore {
+                m.heapBefore = m.heapBefore ?? heapBefore
+                m.heapGrowth += AllocatorStats.allocatedBytes() - heapBefore
+            }
+        }
+        m.wall += seconds
+        m.samples.append(seconds * 1e9 / Double(m.count))
+        var sum = MatchChecksum()
+        for w in m.workers { sum.merge(w.checksum) }
+        m.repetitionChecksums.insert(sum.hex)
+    }
+
+    /// The result of a configuration after all its repetitions.
+    func finish(_ m: Measurement) throws -> StrategyResult {
+        if m.repetitionChecksums.count > 1 {
+            throw ChecksumMismatch(description: "\(m.label): repetitions of the same run produced different checksums \(m.repetitionChecksums.sorted())")
         }
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
         var checksum = MatchChecksum()
         var candidates = 0
         var cpu = 0.0
-        for w in workers {
+        for w in m.workers {
             histogram.add(w.histogram)
             checksum.merge(w.checksum)
             candidates += w.candidates
             cpu += w.cpuSeconds
         }
         let ns = { (p: Double) in Double(histogram.valueAtPercentile(p)) / 1000 }
+        let count = m.count
         return StrategyResult(
-            strategy: strategy, publication: publication, threads: threads, events: count, matches: checksum.matches,
-            checksum: checksum.hex, eventsPerSecond: Double(count * configuration.repetitions) / wall,
+            strategy: m.strategy, publication: m.publication, threads: m.threads, events: count, matches: checksum.matches,
+            checksum: checksum.hex, eventsPerSecond: Double(count * configuration.repetitions) / m.wall,
             nsPerEvent: .init(mean: histogram.mean / 1000, p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9),
                               max: Double(histogram.max) / 1000),
-            allocationsPerEvent: 0, bytesPerEvent: 0, jemalloc: AllocatorStats.gauges(),
+            allocationsPerEvent: m.allocations.count, bytesPerEvent: m.allocations.bytes, jemalloc: AllocatorStats.gauges(),
             matchesPerEvent: Double(checksum.matches) / Double(count), candidatesPerEvent: Double(candidates) / Double(count),
-            cpuSeconds: cpu, wallSeconds: wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: 0,
-            publications: writer == nil ? nil : publications,
-            rebuildMsPerPublication: writer == nil || publications == 0 ? nil : rebuildSeconds * 1000 / Double(publications),
-            perThreadEventsPerSecond: threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
-            nsPerEventSamples: configuration.repetitions > 1 ? samples : nil, instructionsPerEvent: nil,
-            heapBytesBeforePublishing: heapBefore, heapBytesAfterPublishing: heapAfter)
+            cpuSeconds: cpu, wallSeconds: m.wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: m.buildSeconds,
+            publications: m.writer == nil ? nil : m.publications,
+            rebuildMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildSeconds * 1000 / Double(m.publications),
+            perThreadEventsPerSecond: m.threads > 1 ? m.workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
+            nsPerEventSamples: configuration.repetitions > 1 ? m.samples : nil, instructionsPerEvent: nil,
+            heapBytesBeforePublishing: m.heapBefore, heapBytesAfterPublishing: m.heapBefore.map { $0 + m.heapGrowth })
     }
 
     /// Every strategy that evaluates must report the same matches: over the reference prefix against
