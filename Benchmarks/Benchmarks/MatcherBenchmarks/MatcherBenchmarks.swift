@@ -2,7 +2,8 @@ import Benchmark
 import TriggerKit
 import Workload
 
-// Micro-benchmarks of one event's matching per strategy and per publication mode, on the `tiny`
+// Micro-benchmarks of one event's matching per strategy and per publication mode, and of building each
+// fast strategy's matcher, on the `tiny`
 // preset's shape (200 triggers + 100 crowded on the hottest name). Each scaled iteration matches one
 // event; the workload and matchers are built before measurement starts. Thresholds/ holds the exact
 // malloc counts (the only metric CI holds exactly, as swift-nio does); time is informational.
@@ -73,6 +74,18 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("match-\(strategy.name)", configuration: config) { benchmark in
             let matcher = strategy.make(fixture.set, fixture.vocabulary)
             replay(matcher, benchmark, fixture)
+        }
+    }
+
+    // Building a matcher from the set: what a writer pays per publication (its CPU comes out of the
+    // readers' when they share cores). One build per iteration; its malloc count is held exactly.
+    for strategy in StrategyRegistry.all where strategy.name != ReferenceStrategy.strategyName {
+        var config = configuration
+        config.scalingFactor = .one
+        Benchmark("build-\(strategy.name)", configuration: config) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(strategy.make(fixture.set, fixture.vocabulary))
+            }
         }
     }
 
