@@ -30,12 +30,13 @@ public struct CompiledMatcher: Matcher {
     @inline(__always)
     func scan(_ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         var evaluated = 0
+        let tables = program.tables
         for e in range {
             let entry = entries[e]
             if scratch.alreadyMatched(entry.trigger) { continue }
-            evaluated += 1
-            if program.holds(entry, event: i, in: events, scratch: scratch) { scratch.add(entry.trigger) }
+            evaluated &+= 1
+            if tables.holds(entry, event: i, in: events, scratch: scratch) { scratch.add(entry.trigger) }
         }
-        scratch.candidates += evaluated
+        scratch.candidates &+= evaluated
     }
 }

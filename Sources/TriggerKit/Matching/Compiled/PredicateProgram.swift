@@ -45,6 +45,20 @@ public struct PredicateProgram: Sendable {
     @usableFromInline let numberSetBits: FrozenBuffer<UInt64>
     /// Distinct regexes; a predicate's `aux` is its slot here.
     public let regexes: [CompiledRegex]
+    @usableFromInline let regexBuffer: FrozenBuffer<CompiledRegex>
+    /// Raw views of the buffers above for the evaluation loops (valid while this program lives).
+    @usableFromInline let tables: Tables
+
+    /// What evaluation reads, as plain pointers: a loop that binds these once keeps them in registers
+    /// instead of reloading each buffer reference from the program for every entry.
+    @usableFromInline struct Tables: @unchecked Sendable {
+        @usableFromInline let predicates: UnsafeMutablePointer<Predicate>
+        @usableFromInline let clauseStart: UnsafeMutablePointer<Int32>
+        @usableFromInline let stringSets: UnsafeMutablePointer<Int32>
+        @usableFromInline let numberSetTags: UnsafeMutablePointer<UInt8>
+        @usableFromInline let numberSetBits: UnsafeMutablePointer<UInt64>
+        @usableFromInline let regexes: UnsafeMutablePointer<CompiledRegex>
+    }
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         var predicates: [Predicate] = []
@@ -139,6 +153,9 @@ public struct PredicateProgram: Sendable {
         self.numberSetTags = FrozenBuffer(numberTags)
         self.numberSetBits = FrozenBuffer(numberBits)
         self.regexes = regexes
+        regexBuffer = FrozenBuffer(regexes)
+        tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
+                        numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
         self.windowStart = windowStart
         self.windowEnd = windowEnd
     }
@@ -212,10 +229,47 @@ public struct PredicateProgram: Sendable {
         })
     }
 
+    /// Evaluates one entry for event `i` (see `Tables.holds`).
+    @inlinable @inline(__always)
+    func holds(_ entry: Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        tables.holds(entry, event: i, in: events, scratch: scratch)
+    }
+
+    /// Exact three-way comparison of two compact numbers (Int64 or Double bits).
+    @inlinable @inline(__always)
+    static func compareNumbers(_ at: UInt8, _ a: UInt64, _ bt: UInt8, _ b: UInt64) -> Int {
+        let intTag = ValueTag.int.rawValue
+        if at == intTag, bt == intTag {
+            let x = Int64(bitPattern: a), y = Int64(bitPattern: b)
+            return x < y ? -1 : (x == y ? 0 : 1)
+        }
+        if at != intTag, bt != intTag {
+            let x = Double(bitPattern: a), y = Double(bitPattern: b)
+            return x < y ? -1 : (x == y ? 0 : 1)
+        }
+        if at == intTag { return NumberComparison.compare(int: Int64(bitPattern: a), double: Double(bitPattern: b)) }
+        return -NumberComparison.compare(int: Int64(bitPattern: b), double: Double(bitPattern: a))
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops adjacent repeats in place (on a sorted array: makes it a set).
+    mutating func removeDuplicatesFromSorted() {
+        guard count > 1 else { return }
+        var kept = 1
+        for i in 1..<count where self[i] != self[kept - 1] {
+            self[kept] = self[i]
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
+}
+
+extension PredicateProgram.Tables {
     /// Evaluates one entry for event `i` (already known to fit the entry's kind and key): window,
     /// push action, then every clause. The event's properties must be indexed in `scratch`.
     @inlinable @inline(__always)
-    func holds(_ entry: Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+    func holds(_ entry: PredicateProgram.Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
         let time = events.times[i]
         if time < entry.windowStart || time > entry.windowEnd { return false }
         if entry.action != -1, entry.action != events.actions[i] { return false }
@@ -249,16 +303,16 @@ public struct PredicateProgram: Sendable {
         switch p.code {
         case .exists: return true
         case .notExists: return false
-        case .numEq: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) == 0
-        case .numNe: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) != 0
-        case .numGt: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) > 0
-        case .numGte: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) >= 0
-        case .numLt: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) < 0
-        case .numLte: return Self.compareNumbers(tag, bits, p.constTag, p.constBits) <= 0
+        case .numEq: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) == 0
+        case .numNe: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) != 0
+        case .numGt: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) > 0
+        case .numGte: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) >= 0
+        case .numLt: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) < 0
+        case .numLte: return PredicateProgram.compareNumbers(tag, bits, p.constTag, p.constBits) <= 0
         case .numIn, .numNotIn:
             var found = false
             for s in Int(p.aux)..<Int(p.aux + p.auxCount)
-            where Self.compareNumbers(tag, bits, numberSetTags[s], numberSetBits[s]) == 0 {
+            where PredicateProgram.compareNumbers(tag, bits, numberSetTags[s], numberSetBits[s]) == 0 {
                 found = true
                 break
             }
@@ -298,34 +352,5 @@ public struct PredicateProgram: Sendable {
         let cell = scratch.memo + (slot * scratch.memoStride + id)
         if cell.pointee == 0 { cell.pointee = regexes[slot].search(events.strings[id]) ? 2 : 1 }
         return cell.pointee == 2
-    }
-
-    /// Exact three-way comparison of two compact numbers (Int64 or Double bits).
-    @inlinable @inline(__always)
-    static func compareNumbers(_ at: UInt8, _ a: UInt64, _ bt: UInt8, _ b: UInt64) -> Int {
-        let intTag = ValueTag.int.rawValue
-        if at == intTag, bt == intTag {
-            let x = Int64(bitPattern: a), y = Int64(bitPattern: b)
-            return x < y ? -1 : (x == y ? 0 : 1)
-        }
-        if at != intTag, bt != intTag {
-            let x = Double(bitPattern: a), y = Double(bitPattern: b)
-            return x < y ? -1 : (x == y ? 0 : 1)
-        }
-        if at == intTag { return NumberComparison.compare(int: Int64(bitPattern: a), double: Double(bitPattern: b)) }
-        return -NumberComparison.compare(int: Int64(bitPattern: b), double: Double(bitPattern: a))
-    }
-}
-
-extension Array where Element: Equatable {
-    /// Drops adjacent repeats in place (on a sorted array: makes it a set).
-    mutating func removeDuplicatesFromSorted() {
-        guard count > 1 else { return }
-        var kept = 1
-        for i in 1..<count where self[i] != self[kept - 1] {
-            self[kept] = self[i]
-            kept += 1
-        }
-        removeLast(count - kept)
     }
 }
