@@ -31,4 +31,16 @@ final class SymbolTableTests: XCTestCase {
         XCTAssertEqual(asciiFirst.intern("\u{212A}"), k)
         XCTAssertNil(asciiFirst.lookup("k"))
     }
+
+    /// An ASCII string interned after a canonically equal non-ASCII one, then enough strings to grow the
+    /// fast table several times: every lookup still finds the first id.
+    func testGrowthAfterACanonicallyEqualIntern() {
+        var table = SymbolTable()
+        let kelvin = table.intern("\u{212A}")
+        XCTAssertEqual(table.intern("K"), kelvin)
+        for k in 0..<1_000 { table.intern("key\(k)") }
+        XCTAssertEqual(table.lookup("K"), kelvin)
+        XCTAssertEqual(table.lookup("\u{212A}"), kelvin)
+        XCTAssertEqual(table.lookup("key999"), 1_000)
+    }
 }

@@ -24,7 +24,8 @@ public struct SymbolTable: Sendable {
         let key = Self.asciiHash(s)
         if let key, let id = fastLookup(s, hash: key) { return id }
         if let id = ids[s] {
-            if let key, strings[Int(id)] == s { fastInsert(id, hash: key) }
+            // Only a byte-identical entry: re-filing on growth hashes the id's own string, which must be ASCII.
+            if let key, strings[Int(id)].utf8.elementsEqual(s.utf8) { fastInsert(id, hash: key) }
             return id
         }
         let id = Int32(strings.count)
