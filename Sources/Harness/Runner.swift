@@ -153,6 +153,7 @@ public final class Runner {
         var samples: [Double] = []
         var repetitionChecksums: Set<String> = []
 
+        /// `writerBuild` is nil when nothing is published (publication `none`, or no `--publish-every-ms`).
         init(_ matcher: any Matcher, strategy: String, count: Int, threads: Int, publication: Publication,
              events: EventColumns, writerBuild: (@Sendable () -> any Matcher)?, everyMs: Int?) {
             self.strategy = strategy
@@ -162,12 +163,9 @@ public final class Runner {
             initial = matcher
             let slices = (0..<threads).map { t in (count * t / threads)..<(count * (t + 1) / threads) }
             workers = slices.map { ReaderWorker(range: $0, matcher: matcher, events: events) }
-            source = ReaderSource(publication: publication, matcher: matcher)
-            if let everyMs, let writerBuild, publication != .none {
-                writer = Publisher(everyMs: everyMs, source: source, build: writerBuild)
-            } else {
-                writer = nil
-            }
+            let source = ReaderSource(publication: publication, matcher: matcher)
+            self.source = source
+            writer = everyMs.flatMap { ms in writerBuild.map { Publisher(everyMs: ms, source: source, build: $0) } }
             label = "\(strategy) \(publication.rawValue) ×\(threads)"
         }
     }

@@ -28,7 +28,7 @@ public struct TriggerBuckets: Sendable {
         let anyPurchaseKey = 3 * n, anyPushKey = 3 * n + 1, sessionKey = 3 * n + 2, keyCount = 3 * n + 3
         var keyed: [(key: Int32, entry: Entry)] = []
         keyed.reserveCapacity(set.triggers.count)
-        var sizes = [Int32](repeating: 0, count: keyCount + 1)
+        var sizes = [Int32](repeating: 0, count: keyCount)
         for t in set.triggers.indices {
             let conditions = set.triggers[t].conditions
             for c in conditions.indices {
@@ -42,7 +42,7 @@ public struct TriggerBuckets: Sendable {
                 case .sessionStart: key = sessionKey
                 }
                 keyed.append((Int32(key), Entry(trigger: Int32(t), condition: Int32(c))))
-                sizes[key + 1] += 1
+                sizes[key] += 1
             }
         }
         // Bucket numbers in key order, over the non-empty keys only.
@@ -50,10 +50,10 @@ public struct TriggerBuckets: Sendable {
         var starts: [Int32] = [0]
         var firstOfKey = [Int32](repeating: 0, count: keyCount)
         var total: Int32 = 0
-        for key in 0..<keyCount where sizes[key + 1] > 0 {
+        for key in 0..<keyCount where sizes[key] > 0 {
             bucketOfKey[key] = Int32(starts.count - 1)
             firstOfKey[key] = total
-            total += sizes[key + 1]
+            total += sizes[key]
             starts.append(total)
         }
         var entries = [Entry](repeating: Entry(trigger: 0, condition: 0), count: Int(total))
