@@ -98,6 +98,15 @@ public struct Vocabulary: Sendable {
 
     public init(_ set: TriggerSet) {
         var table = SymbolTable()
+        // Filter property keys first, so they hold the smallest ids: the compiled matchers' 64-bit
+        // property-presence filter (`PredicateProgram.keyBit`) is then exact for up to 64 keys.
+        for trigger in set.triggers {
+            for condition in trigger.conditions {
+                for clause in condition.filters.clauses {
+                    for filter in clause { table.intern(filter.property) }
+                }
+            }
+        }
         for trigger in set.triggers {
             for condition in trigger.conditions {
                 switch condition {
@@ -110,7 +119,6 @@ public struct Vocabulary: Sendable {
                 }
                 for clause in condition.filters.clauses {
                     for filter in clause {
-                        table.intern(filter.property)
                         switch filter.operand {
                         case .string(let s): table.intern(s)
                         case .strings(let list): for s in list { table.intern(s) }

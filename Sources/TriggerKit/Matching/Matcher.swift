@@ -79,6 +79,8 @@ public final class MatchScratch {
 
     /// The event whose properties `slots` holds for the current stamp, or -1.
     @usableFromInline @exclusivity(unchecked) var indexedEvent = -1
+    /// `PredicateProgram.keyBit` of each property key of `indexedEvent`.
+    @usableFromInline @exclusivity(unchecked) var presentKeys: UInt64 = 0
 
     /// Keeps the next heap object off this one's per-event counters (see `ownLines`).
     private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -91,8 +93,11 @@ public final class MatchScratch {
         indexedEvent = i
         var p = Int(events.propertyStart[i])
         let end = Int(events.propertyStart[i + 1])
+        var present: UInt64 = 0
+        defer { presentKeys = present }
         while p < end {
             let key = Int(events.propertyKeys[p])
+            present |= PredicateProgram.keyBit(Int32(truncatingIfNeeded: key))
             if key < memoStride {
                 slots[key] = Int32(p)
                 slotStamps[key] = stamp
@@ -101,11 +106,12 @@ public final class MatchScratch {
         }
     }
 
-    /// Position of property `key` of event `i` in the property columns, or -1. The event's
-    /// properties are indexed on the first lookup, so events whose candidates need no property pay nothing.
+    /// Position of property `key` of event `i` in the property columns, or -1. The event's properties
+    /// must be indexed (`indexProperties`): a bucket scan does that once, before its first entry, so
+    /// events without candidates pay nothing and lookups test nothing else.
     @inlinable @inline(__always)
-    public func propertySlot(_ key: Int32, of i: Int, in events: EventView) -> Int {
-        if indexedEvent != i { indexProperties(of: i, in: events) }
+    public func propertySlot(_ key: Int32, of i: Int) -> Int {
+        assert(indexedEvent == i, "propertySlot before indexProperties")
         let k = Int(key)
         return k < memoStride && slotStamps[k] == stamp ? Int(slots[k]) : -1
     }

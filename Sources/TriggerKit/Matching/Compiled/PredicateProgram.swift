@@ -30,7 +30,14 @@ public struct PredicateProgram: Sendable {
         @usableFromInline var clauseEnd: Int32
         /// -1 any (or not a push condition); -2 names an action no event can carry.
         @usableFromInline var action: Int32
+        /// `keyBit` of every property the condition cannot hold without (see `Entry.requiredKeys`).
+        @usableFromInline var requiredKeys: UInt64
     }
+
+    /// A property key's bit in a 64-bit presence filter: events set it for each key they carry, so a
+    /// bit an event lacks proves the key absent (two keys may share a bit; that only weakens the test).
+    @inlinable @inline(__always)
+    static func keyBit(_ key: Int32) -> UInt64 { 1 &<< (UInt64(truncatingIfNeeded: key) & 63) }
 
     @usableFromInline let predicates: FrozenBuffer<Predicate>
     /// Clause `c` is `predicates[clauseStart[c]..<clauseStart[c + 1]]`.
@@ -86,7 +93,9 @@ public struct PredicateProgram: Sendable {
             for k in triggerConditions.indices {
                 let first = Int32(clauseStart.count - 1)
                 let clauses = triggerConditions[k].filters.clauses
+                var requiredKeys: UInt64 = 0
                 for ci in clauses.indices {
+                    let clauseFirst = predicates.count
                     for fi in clauses[ci].indices {
                         let f = clauses[ci][fi]
                         var p = Predicate(
@@ -139,10 +148,17 @@ public struct PredicateProgram: Sendable {
                         predicates.append(p)
                     }
                     clauseStart.append(Int32(predicates.count))
+                    // A clause whose predicates all test one property and all fail when it is missing
+                    // needs that property: the condition cannot hold on an event without it.
+                    let clause = predicates[clauseFirst...]
+                    if let key = clause.first?.key, clause.allSatisfy({ $0.key == key && !$0.holdsOnMissing }) {
+                        requiredKeys |= Self.keyBit(key)
+                    }
                 }
                 var action: Int32 = -1
                 if case .pushClick(_, let a?) = triggerConditions[k] { action = symbols.lookup(a) ?? -2 }
-                conditions.append(CompiledCondition(clauseStart: first, clauseEnd: Int32(clauseStart.count - 1), action: action))
+                conditions.append(CompiledCondition(clauseStart: first, clauseEnd: Int32(clauseStart.count - 1), action: action,
+                                                    requiredKeys: requiredKeys))
             }
         }
         self.predicates = FrozenBuffer(predicates)
@@ -218,6 +234,9 @@ public struct PredicateProgram: Sendable {
         @usableFromInline var clauseEnd: Int32
         @usableFromInline var windowStart: Double
         @usableFromInline var windowEnd: Double
+        /// The condition's required property keys as presence bits: an event whose properties lack
+        /// one of them is rejected by one mask test, before any predicate is looked at.
+        @usableFromInline var requiredKeys: UInt64
     }
 
     /// The compiled entries of `buckets`, in the same order (bucket ranges index both).
@@ -225,7 +244,7 @@ public struct PredicateProgram: Sendable {
         FrozenBuffer(buckets.entries.map { e in
             let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
             return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,
-                         windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)])
+                         windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)], requiredKeys: c.requiredKeys)
         })
     }
 
@@ -266,13 +285,31 @@ extension Array where Element: Equatable {
 }
 
 extension PredicateProgram.Tables {
-    /// Evaluates one entry for event `i` (already known to fit the entry's kind and key): window,
-    /// push action, then every clause. The event's properties must be indexed in `scratch`.
+    /// Evaluates one entry for event `i` (already known to fit the entry's kind and key): the
+    /// entry's screen (window, push action, required properties), then every clause.
     @inlinable @inline(__always)
     func holds(_ entry: PredicateProgram.Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        let time = events.times[i]
-        if time < entry.windowStart || time > entry.windowEnd { return false }
-        if entry.action != -1, entry.action != events.actions[i] { return false }
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        return Self.passesScreen(entry, time: events.times[i], action: events.actions[i], presentKeys: scratch.presentKeys)
+            && clausesHold(entry, event: i, in: events, scratch: scratch)
+    }
+
+    /// The entry's cheap necessary conditions, without a branch: the trigger's time window, the push
+    /// action and the required property keys (against the event's `MatchScratch.presentKeys`). A
+    /// bucket scan computes this for a run of entries at once and evaluates clauses only for those passing.
+    @inlinable @inline(__always)
+    static func passesScreen(_ entry: PredicateProgram.Entry, time: Double, action: Int32, presentKeys: UInt64) -> Bool {
+        // Bitwise `&` of 0/1 words instead of `&&`: every test is computed, none is a jump.
+        let inWindow = UInt64(time >= entry.windowStart ? 1 : 0) & UInt64(time <= entry.windowEnd ? 1 : 0)
+        let actionFits = UInt64(entry.action == -1 ? 1 : 0) | UInt64(entry.action == action ? 1 : 0)
+        let keysPresent = UInt64(entry.requiredKeys & ~presentKeys == 0 ? 1 : 0)
+        return inWindow & actionFits & keysPresent != 0
+    }
+
+    /// Every clause of the entry (a conjunction of disjunctions). The event's properties must be
+    /// indexed in `scratch`.
+    @inlinable @inline(__always)
+    func clausesHold(_ entry: PredicateProgram.Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
         var clause = Int(entry.clauseStart)
         let end = Int(entry.clauseEnd)
         while clause < end {
@@ -295,7 +332,7 @@ extension PredicateProgram.Tables {
     @inlinable @inline(__always)
     func predicateHolds(_ index: Int, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
         let p = predicates[index]
-        let at = scratch.propertySlot(p.key, of: i, in: events)
+        let at = scratch.propertySlot(p.key, of: i)
         guard at >= 0 else { return p.holdsOnMissing }
         let tag = events.propertyTags[at]
         guard (1 << tag) & p.tagMask != 0 else { return p.holdsOnMissing }

@@ -1,0 +1,64 @@
+import TriggerKit
+import XCTest
+
+/// The compiled matchers screen each bucket entry by window, push action and required property keys
+/// (64 presence bits) before evaluating clauses, in runs of 64 entries. These cases sit on that screen's
+/// edges: more than 64 filter keys (bits shared), keys a clause does not require (`ne`, `not_exists`,
+/// clauses over two keys), buckets longer than one run, windows and push actions.
+final class EntryScreenTests: XCTestCase {
+    func testScreenedBucketsAgreeWithReference() throws {
+        var triggers: [String] = []
+        func trigger(_ id: String, _ condition: String, window: String = "") {
+            triggers.append(#"{"id":"\#(id)"\#(window),"conditions":[\#(condition)]}"#)
+        }
+        func event(_ filters: String) -> String { #"{"type":"custom_event","event_name":"e","filters":\#(filters)}"# }
+        // 150 entries on one event name: longer than two runs of 64; 70 keys share the 64 bits.
+        for k in 0..<70 {
+            trigger("eq\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"eq","value":\#(k)}]]"#))
+            trigger("ne\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"ne","value":\#(k)}]]"#))
+        }
+        for k in 0..<5 {
+            trigger("either\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"eq","value":\#(k)},{"property":"p\#(k + 64)","type":"number","op":"eq","value":\#(k + 64)}]]"#))
+            trigger("absent\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"not_exists"}]]"#))
+        }
+        trigger("both", event(#"[[{"property":"p1","type":"number","op":"exists"}],[{"property":"p65","type":"number","op":"exists"}]]"#))
+        trigger("early", event("[]"), window: #","end_time":"2020-01-01T00:00:00Z""#)
+        trigger("late", event("[]"), window: #","start_time":"2030-01-01T00:00:00Z""#)
+        trigger("open", event("[]"))
+        trigger("push-a", #"{"type":"push_click","campaign_id":"c","action_id":"a"}"#)
+        trigger("push-any", #"{"type":"push_click","campaign_id":"c"}"#)
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        let time = 1_800_000_000.0  // 2027
+        var events: [Event] = [Event(time: time, kind: .customEvent(name: "e"), properties: [:])]
+        for k in 0..<70 {
+            events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p\(k)": .int(Int64(k))]))
+            events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p\(k)": .int(-1), "p\((k + 64) % 70)": .int(Int64((k + 64) % 70))]))
+            events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p\(k)": .string("x")]))
+        }
+        events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p1": .int(0), "p65": .int(0)]))
+        events.append(Event(time: 1_500_000_000, kind: .customEvent(name: "e"), properties: [:]))
+        events.append(Event(time: 1_950_000_000, kind: .customEvent(name: "e"), properties: [:]))
+        for action in ["a", "b", nil] {
+            events.append(Event(time: time, kind: .pushClick(campaignID: "c", actionID: action), properties: [:]))
+        }
+        for e in events { columns.append(e) }
+        let reference = ReferenceMatcher(set)
+        let compiled = CompiledMatcher(set, vocabulary: vocabulary)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        let compiledScratch = compiled.makeScratch(for: columns), indexScratch = index.makeScratch(for: columns)
+        var matched = 0
+        columns.withView { view in
+            for i in 0..<view.count {
+                let expected = reference.match(view.event(at: i))
+                matched += expected.count
+                compiled.match(i, in: view, scratch: compiledScratch)
+                XCTAssertEqual(compiledScratch.sortedResults, expected, "compiled, event \(i): \(events[i])")
+                index.match(i, in: view, scratch: indexScratch)
+                XCTAssertEqual(indexScratch.sortedResults, expected, "predicate-index, event \(i): \(events[i])")
+            }
+        }
+        XCTAssertGreaterThan(matched, events.count * 60, "the cases should match (ne triggers hold on most events)")
+    }
+}
