@@ -181,13 +181,14 @@ extension EventView {
     /// How many events ahead a replay loop prefetches property payloads.
     public static let prefetchDistance = 8
 
-    /// Starts loading event `i`'s property tags and payloads into cache (nothing when `i` is past the
-    /// end). A matcher reads the payload of only the properties its candidates test: that sparse,
-    /// dependent read missed the cache on most events of a multi-million-event replay.
+    /// Starts loading event `i`'s property keys, tags and payloads into cache (nothing when `i` is past
+    /// the end). A matcher reads the properties of only the events that have candidates: that sparse
+    /// read missed the cache on most events of a multi-million-event replay.
     @inlinable @inline(__always)
     public func prefetchProperties(of i: Int) {
         guard i < count else { return }
         let p = Int(propertyStart[i])
+        trigger_bench_prefetch(propertyKeys.baseAddress! + p)
         trigger_bench_prefetch(propertyBits.baseAddress! + p)
         trigger_bench_prefetch(propertyTags.baseAddress! + p)
     }
