@@ -19,7 +19,7 @@ final class DifferentialTests: XCTestCase {
         spec.filtersPerTrigger = 0...rng.between(0, 8)
         spec.regexShare = rng.unit() * 0.3
         spec.kinds = ["custom_event": 0.6, "purchase": 0.2, "session_start": 0.1, "push_click": 0.1]
-        spec.crowdedTriggers = rng.chance(0.3) ? rng.between(PredicateIndexMatcher.crowdThreshold, 300) : 0
+        spec.crowdedTriggers = rng.chance(0.3) ? rng.between(32, 300) : 0
         return spec
     }
 
@@ -31,7 +31,10 @@ final class DifferentialTests: XCTestCase {
         let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
         let reference = ReferenceMatcher(set)
         let strategies = StrategyRegistry.all.filter { $0.name != "reference" && $0.name != "floor" }
-        let matchers = strategies.map { $0.make(set, vocabulary) }
+        // Plus the predicate index built over every bucket of 4 or more conditions: with the default
+        // threshold most of these small corpora would never reach the index.
+        let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)"]
+        let matchers = strategies.map { $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
         let scratches = matchers.map { $0.makeScratch(for: events) }
         return events.withView { view -> String? in
             for i in 0..<view.count {
@@ -43,7 +46,7 @@ final class DifferentialTests: XCTestCase {
                     let differing = Set(got).symmetricDifference(expected).sorted()
                     guard case .array(let triggersJSON)? = corpusJSON["triggers"] else { return "no triggers" }
                     return """
-                        strategy \(strategies[k].name) disagrees with reference on seed \(spec.seed), event \(i)
+                        strategy \(names[k]) disagrees with reference on seed \(spec.seed), event \(i)
                           expected \(expected.map { set.triggers[$0].id }), got \(got.map { set.triggers[$0].id })
                           event:   \(WorkloadGenerator.jsonLine(events, i, view: view))
                           minimal corpus (the first differing trigger alone):

@@ -27,7 +27,7 @@ final class PredicateIndexTests: XCTestCase {
         }
         for v in values { columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["v": v])) }
         let reference = ReferenceMatcher(set)
-        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
         let scratch = index.makeScratch(for: columns)
         columns.withView { view in
             for i in 0..<view.count {

@@ -32,8 +32,16 @@ public final class MatchScratch {
     @usableFromInline let slots: UnsafeMutablePointer<Int32>
     @usableFromInline let slotStamps: UnsafeMutablePointer<UInt32>
 
-    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0) {
+    /// Entry numbers a matcher collects before evaluating them together (`predicate-index`: the
+    /// candidates its index returns for a crowded bucket): `listed[0..<listedCount]`, room for `listCapacity`.
+    @usableFromInline let listed: UnsafeMutablePointer<Int32>
+    @usableFromInline let listCapacity: Int
+    @usableFromInline @exclusivity(unchecked) var listedCount = 0
+
+    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0) {
         self.triggerCount = triggerCount
+        self.listCapacity = max(listCapacity, 1)
+        listed = Self.ownLines(max(listCapacity, 1), Int32.self)
         results = Self.ownLines(max(triggerCount, 1), Int32.self)
         stamps = Self.ownLines(max(triggerCount, 1), UInt32.self)
         stamps.initialize(repeating: 0, count: max(triggerCount, 1))
@@ -62,6 +70,7 @@ public final class MatchScratch {
         UnsafeMutableRawPointer(memo).deallocate()
         UnsafeMutableRawPointer(slots).deallocate()
         UnsafeMutableRawPointer(slotStamps).deallocate()
+        UnsafeMutableRawPointer(listed).deallocate()
     }
 
     /// Starts a new event: clears the results and advances the de-duplication stamp.

@@ -220,8 +220,8 @@ public struct PredicateProgram: Sendable {
     }
 
     /// A scratch whose regex memo covers every string of `events`.
-    public func makeScratch(triggerCount: Int, for events: EventColumns) -> MatchScratch {
-        MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: events.symbols.count)
+    public func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0) -> MatchScratch {
+        MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: events.symbols.count, listCapacity: listCapacity)
     }
 
     /// One (trigger, condition) of a bucket with everything its evaluation needs inline, so a
@@ -248,10 +248,53 @@ public struct PredicateProgram: Sendable {
         })
     }
 
-    /// Evaluates one entry for event `i` (see `Tables.holds`).
-    @inlinable @inline(__always)
-    func holds(_ entry: Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        tables.holds(entry, event: i, in: events, scratch: scratch)
+    /// Scans one bucket (`range` of `entries`) for event `i` (see `screenAndEvaluate`). `compiled`
+    /// scans every bucket so, `predicate-index` its uncrowded ones.
+    @inline(__always)
+    func scan(_ entries: FrozenBuffer<Entry>, _ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let first = range.lowerBound
+        screenAndEvaluate(entries, count: range.count, i, events, scratch) { first &+ $0 }
+    }
+
+    /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` (see
+    /// `screenAndEvaluate`) and empties the list.
+    @inline(__always)
+    func scanListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let listed = scratch.listed
+        screenAndEvaluate(entries, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
+        scratch.listedCount = 0
+    }
+
+    /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
+    /// branch-free pass screens every entry of the run (`Tables.passesScreen`) into a bit mask, then
+    /// only the survivors' clauses are evaluated. Screening entry by entry cost a hard-to-predict jump
+    /// per entry; the mask leaves one loop exit per run.
+    @inline(__always)
+    func screenAndEvaluate(_ entries: FrozenBuffer<Entry>, count: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch,
+                           entry: (Int) -> Int) {
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        let time = events.times[i], action = events.actions[i], present = scratch.presentKeys
+        let tables = self.tables  // bound once: kept in registers, not reloaded per entry
+        var evaluated = 0
+        var run = 0
+        while run < count {
+            let runEnd = min(run &+ 64, count)
+            var survivors: UInt64 = 0
+            for k in run..<runEnd {
+                let pass = Tables.passesScreen(entries[entry(k)], time: time, action: action, presentKeys: present)
+                survivors |= UInt64(pass ? 1 : 0) &<< UInt64(k &- run)
+            }
+            while survivors != 0 {
+                let k = run &+ survivors.trailingZeroBitCount
+                survivors &= survivors &- 1
+                let e = entries[entry(k)]
+                if scratch.alreadyMatched(e.trigger) { continue }
+                evaluated &+= 1
+                if tables.clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
+            }
+            run = runEnd
+        }
+        scratch.candidates &+= evaluated
     }
 
     /// Exact three-way comparison of two compact numbers (Int64 or Double bits).
@@ -285,15 +328,6 @@ extension Array where Element: Equatable {
 }
 
 extension PredicateProgram.Tables {
-    /// Evaluates one entry for event `i` (already known to fit the entry's kind and key): the
-    /// entry's screen (window, push action, required properties), then every clause.
-    @inlinable @inline(__always)
-    func holds(_ entry: PredicateProgram.Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
-        return Self.passesScreen(entry, time: events.times[i], action: events.actions[i], presentKeys: scratch.presentKeys)
-            && clausesHold(entry, event: i, in: events, scratch: scratch)
-    }
-
     /// The entry's cheap necessary conditions, without a branch: the trigger's time window, the push
     /// action and the required property keys (against the event's `MatchScratch.presentKeys`). A
     /// bucket scan computes this for a run of entries at once and evaluates clauses only for those passing.
