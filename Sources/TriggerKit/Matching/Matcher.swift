@@ -38,6 +38,16 @@ public final class MatchScratch {
     @usableFromInline let listCapacity: Int
     @usableFromInline @exclusivity(unchecked) var listedCount = 0
 
+    /// Appends entry `e` to `listed`. A crowd lists each of its conditions at most once per event (each
+    /// condition sits under one access predicate, each property key occurs once per event), so
+    /// `listCapacity` (the largest crowd) is never exceeded; the check turns a broken invariant into a trap.
+    @inlinable @inline(__always)
+    public func appendListed(_ e: Int32) {
+        precondition(listedCount < listCapacity, "more candidates listed than the crowd holds")
+        listed[listedCount] = e
+        listedCount &+= 1
+    }
+
     public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0) {
         self.triggerCount = triggerCount
         self.listCapacity = max(listCapacity, 1)

@@ -19,7 +19,7 @@ public struct PredicateIndexMatcher: Matcher {
     let program: PredicateProgram
     let entries: FrozenBuffer<PredicateProgram.Entry>
     /// Per bucket, its index in `crowds`, or -1 when it is scanned.
-    let crowdOfBucket: [Int32]
+    let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     let crowds: FrozenBuffer<CrowdIndex>
@@ -49,7 +49,7 @@ public struct PredicateIndexMatcher: Matcher {
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
         }
-        self.crowdOfBucket = crowdOfBucket
+        self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         largestCrowd = (0..<buckets.bucketCount).filter { crowdOfBucket[$0] >= 0 }.map { buckets.range(of: Int32($0)).count }.max() ?? 0
     }
@@ -74,9 +74,10 @@ public struct PredicateIndexMatcher: Matcher {
             return
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
-        // evaluated together like a scanned bucket.
+        // evaluated together like a scanned bucket. The closures capture only the scratch: capturing
+        // `self` copied the whole matcher onto the stack on every call.
         let index = crowds.base + Int(crowd)
-        for e in index.pointee.residual { list(e, i, events, scratch) }
+        for e in index.pointee.residual { scratch.appendListed(e) }
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             let tag = events.propertyTags[p]
@@ -84,27 +85,19 @@ public struct PredicateIndexMatcher: Matcher {
             let keyBit = PredicateProgram.keyBit(key)
             if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
                let r = index.pointee.equality[probe] {
-                for k in Int(r.start)..<Int(r.end) { list(index.pointee.equalityEntries[k], i, events, scratch) }
+                for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
             if index.pointee.rangeKeys & keyBit != 0, let lists = index.pointee.ranges[key] {
-                lists.forEachCandidate(tag: tag, bits: bits) { list($0, i, events, scratch) }
+                lists.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
             if index.pointee.bandKeys & keyBit != 0, let bands = index.pointee.bands[key] {
-                bands.forEachCandidate(tag: tag, bits: bits) { list($0, i, events, scratch) }
+                bands.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
         program.scanListed(entries, i, events, scratch)
     }
 
-    /// Adds entry `e` to the scratch's list (evaluating the list first if it is full: a bucket's
-    /// conditions are each listed at most once per event, so that only guards against a surprise).
-    @inline(__always)
-    func list(_ e: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        if scratch.listedCount == scratch.listCapacity { program.scanListed(entries, i, events, scratch) }
-        scratch.listed[scratch.listedCount] = e
-        scratch.listedCount &+= 1
-    }
 }
 
 /// The index of one crowded bucket: equality hash, numeric range lists, and the residual.
