@@ -3,8 +3,9 @@ import XCTest
 
 /// The compiled matchers screen each bucket entry by window, push action and required property keys
 /// (64 presence bits) before evaluating clauses, in runs of 64 entries. These cases sit on that screen's
-/// edges: more than 64 filter keys (bits shared), keys a clause does not require (`ne`, `not_exists`,
-/// clauses over two keys), buckets longer than one run, windows and push actions.
+/// edges: more than 64 filter keys (bits shared), keys a clause does not require (`ne`, `not_exists`),
+/// clauses over two or three keys (one of which must be present), buckets longer than one run, windows
+/// and push actions.
 final class EntryScreenTests: XCTestCase {
     func testScreenedBucketsAgreeWithReference() throws {
         var triggers: [String] = []
@@ -21,6 +22,11 @@ final class EntryScreenTests: XCTestCase {
             trigger("either\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"eq","value":\#(k)},{"property":"p\#(k + 64)","type":"number","op":"eq","value":\#(k + 64)}]]"#))
             trigger("absent\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"not_exists"}]]"#))
         }
+        // One of two keys needed (screened by `anyOfKeys`), next to clauses that must not be screened that way:
+        // a two-key clause with an `ne` (holds when its key is missing) and a single-key clause beside it.
+        trigger("oneOf", event(#"[[{"property":"p2","type":"number","op":"exists"},{"property":"p66","type":"number","op":"gt","value":0}]]"#))
+        trigger("oneOfNe", event(#"[[{"property":"p3","type":"number","op":"eq","value":3},{"property":"p67","type":"number","op":"ne","value":1}]]"#))
+        trigger("oneOfAnd", event(#"[[{"property":"p1","type":"number","op":"exists"}],[{"property":"p4","type":"number","op":"lt","value":9},{"property":"p68","type":"number","op":"exists"}],[{"property":"p5","type":"number","op":"exists"},{"property":"p6","type":"number","op":"exists"},{"property":"p7","type":"number","op":"exists"}]]"#))
         trigger("both", event(#"[[{"property":"p1","type":"number","op":"exists"}],[{"property":"p65","type":"number","op":"exists"}]]"#))
         trigger("early", event("[]"), window: #","end_time":"2020-01-01T00:00:00Z""#)
         trigger("late", event("[]"), window: #","start_time":"2030-01-01T00:00:00Z""#)
@@ -38,6 +44,10 @@ final class EntryScreenTests: XCTestCase {
             events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p\(k)": .string("x")]))
         }
         events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p1": .int(0), "p65": .int(0)]))
+        events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p1": .int(0), "p68": .int(0), "p7": .int(0)]))
+        events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p1": .int(0), "p4": .int(0), "p6": .int(0)]))
+        events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p1": .int(0), "p4": .int(10), "p5": .int(0)]))
+        events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p66": .int(1), "p2": .string("x")]))
         events.append(Event(time: 1_500_000_000, kind: .customEvent(name: "e"), properties: [:]))
         events.append(Event(time: 1_950_000_000, kind: .customEvent(name: "e"), properties: [:]))
         for action in ["a", "b", nil] {

@@ -112,17 +112,19 @@ public final class MatchScratch {
         indexedEvent = i
         var p = Int(events.propertyStart[i])
         let end = Int(events.propertyStart[i + 1])
+        // Fields bound once: the stores below could alias them, so the loop would reload each per property.
+        let slots = self.slots, slotStamps = self.slotStamps, stamp = self.stamp, stride = memoStride
         var present: UInt64 = 0
-        defer { presentKeys = present }
         while p < end {
             let key = Int(events.propertyKeys[p])
             present |= PredicateProgram.keyBit(Int32(truncatingIfNeeded: key))
-            if key < memoStride {
-                slots[key] = Int32(p)
+            if key < stride {
+                slots[key] = Int32(truncatingIfNeeded: p)
                 slotStamps[key] = stamp
             }
-            p += 1
+            p &+= 1
         }
+        presentKeys = present
     }
 
     /// Position of property `key` of event `i` in the property columns, or -1. The event's properties
@@ -141,7 +143,7 @@ public final class MatchScratch {
         if stamps[Int(t)] != stamp {
             stamps[Int(t)] = stamp
             results[count] = t
-            count += 1
+            count &+= 1
         }
     }
 

@@ -1,7 +1,9 @@
 /// Every trigger condition of a set compiled once into flat, typed predicates: constants typed at
 /// load, string constants as interned ids (equality is an integer compare), `in` sets as sorted id
 /// arrays, regexes compiled once with results memoised per interned string in the scratch.
-public struct PredicateProgram: Sendable {
+/// A class, not a struct: where the compiler emits a bucket scan out of line (an event's second bucket),
+/// it passes a reference; as a 136-byte struct the program was copied (memcpy) onto the stack per call.
+public final class PredicateProgram: Sendable {
     /// What a compiled predicate does; the type check is part of the opcode.
     @usableFromInline enum Code: UInt8, Sendable {
         case exists, notExists
@@ -170,10 +172,10 @@ public struct PredicateProgram: Sendable {
         self.numberSetBits = FrozenBuffer(numberBits)
         self.regexes = regexes
         regexBuffer = FrozenBuffer(regexes)
-        tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
-                        numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
         self.windowStart = windowStart
         self.windowEnd = windowEnd
+        tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
+                        numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
 
     // Switches, not dictionary literals: a literal built per predicate made every rebuild of the set
@@ -253,7 +255,7 @@ public struct PredicateProgram: Sendable {
     @inline(__always)
     func scan(_ entries: FrozenBuffer<Entry>, _ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let first = range.lowerBound
-        screenAndEvaluate(entries, count: range.count, i, events, scratch) { first &+ $0 }
+        tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { first &+ $0 }
     }
 
     /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` (see
@@ -261,40 +263,8 @@ public struct PredicateProgram: Sendable {
     @inline(__always)
     func scanListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let listed = scratch.listed
-        screenAndEvaluate(entries, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
+        tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
         scratch.listedCount = 0
-    }
-
-    /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
-    /// branch-free pass screens every entry of the run (`Tables.passesScreen`) into a bit mask, then
-    /// only the survivors' clauses are evaluated. Screening entry by entry cost a hard-to-predict jump
-    /// per entry; the mask leaves one loop exit per run.
-    @inline(__always)
-    func screenAndEvaluate(_ entries: FrozenBuffer<Entry>, count: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch,
-                           entry: (Int) -> Int) {
-        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
-        let time = events.times[i], action = events.actions[i], present = scratch.presentKeys
-        let tables = self.tables  // bound once: kept in registers, not reloaded per entry
-        var evaluated = 0
-        var run = 0
-        while run < count {
-            let runEnd = min(run &+ 64, count)
-            var survivors: UInt64 = 0
-            for k in run..<runEnd {
-                let pass = Tables.passesScreen(entries[entry(k)], time: time, action: action, presentKeys: present)
-                survivors |= UInt64(pass ? 1 : 0) &<< UInt64(k &- run)
-            }
-            while survivors != 0 {
-                let k = run &+ survivors.trailingZeroBitCount
-                survivors &= survivors &- 1
-                let e = entries[entry(k)]
-                if scratch.alreadyMatched(e.trigger) { continue }
-                evaluated &+= 1
-                if tables.clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
-            }
-            run = runEnd
-        }
-        scratch.candidates &+= evaluated
     }
 
     /// Exact three-way comparison of two compact numbers (Int64 or Double bits).
@@ -328,6 +298,38 @@ extension Array where Element: Equatable {
 }
 
 extension PredicateProgram.Tables {
+    /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
+    /// branch-free pass screens every entry of the run (`Self.passesScreen`) into a bit mask, then
+    /// only the survivors' clauses are evaluated. Screening entry by entry cost a hard-to-predict jump
+    /// per entry; the mask leaves one loop exit per run. A method of the six table pointers rather than
+    /// of the program, so the loop reads them from registers.
+    @inline(__always)
+    func screenAndEvaluate(_ entries: UnsafeMutablePointer<PredicateProgram.Entry>, count: Int, _ i: Int, _ events: EventView,
+                           _ scratch: MatchScratch, entry: (Int) -> Int) {
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        let time = events.times[i], action = events.actions[i], present = scratch.presentKeys
+        var evaluated = 0
+        var run = 0
+        while run < count {
+            let runEnd = min(run &+ 64, count)
+            var survivors: UInt64 = 0
+            for k in run..<runEnd {
+                let pass = Self.passesScreen(entries[entry(k)], time: time, action: action, presentKeys: present)
+                survivors |= UInt64(pass ? 1 : 0) &<< UInt64(k &- run)
+            }
+            while survivors != 0 {
+                let k = run &+ survivors.trailingZeroBitCount
+                survivors &= survivors &- 1
+                let e = entries[entry(k)]
+                if scratch.alreadyMatched(e.trigger) { continue }
+                evaluated &+= 1
+                if clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
+            }
+            run = runEnd
+        }
+        scratch.candidates &+= evaluated
+    }
+
     /// The entry's cheap necessary conditions, without a branch: the trigger's time window, the push
     /// action and the required property keys (against the event's `MatchScratch.presentKeys`). A
     /// bucket scan computes this for a run of entries at once and evaluates clauses only for those passing.
