@@ -236,23 +236,25 @@ struct RangeLists: Sendable {
         return lo
     }
 
+    /// A number event value as the Double the thresholds are compared with, or nil for an integer
+    /// beyond 2^53 (not exactly representable: the lists cannot decide it, every entry is a candidate).
+    @inline(__always)
+    static func exactProbe(tag: UInt8, bits: UInt64) -> Double? {
+        guard tag == ValueTag.int.rawValue else { return Double(bitPattern: bits) }
+        let i = Int64(bitPattern: bits)
+        return i.magnitude <= 1 << 53 ? Double(i) : nil
+    }
+
     /// Calls `body` with every entry whose range predicate may hold for the value; all entries
     /// when the value is an integer too large to compare exactly as a Double.
     @inline(__always)
     func forEachCandidate(tag: UInt8, bits: UInt64, _ body: (Int32) -> Void) {
-        let v: Double
-        if tag == ValueTag.int.rawValue {
-            let i = Int64(bitPattern: bits)
-            guard i.magnitude <= 1 << 53 else {
-                for e in gt.entries { body(e) }
-                for e in gte.entries { body(e) }
-                for e in lt.entries { body(e) }
-                for e in lte.entries { body(e) }
-                return
-            }
-            v = Double(i)
-        } else {
-            v = Double(bitPattern: bits)
+        guard let v = Self.exactProbe(tag: tag, bits: bits) else {
+            for e in gt.entries { body(e) }
+            for e in gte.entries { body(e) }
+            for e in lt.entries { body(e) }
+            for e in lte.entries { body(e) }
+            return
         }
         // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
         for k in 0..<Self.bound(gt.thresholds, v, orEqual: false) { body(gt.entries[k]) }
@@ -281,18 +283,7 @@ struct BandIndex: Sendable {
 
     @inline(__always)
     func forEachCandidate(tag: UInt8, bits: UInt64, _ body: (Int32) -> Void) {
-        let v: Double
-        if tag == ValueTag.int.rawValue {
-            let i = Int64(bitPattern: bits)
-            guard i.magnitude <= 1 << 53 else {
-                for e in entries { body(e) }
-                return
-            }
-            v = Double(i)
-        } else {
-            v = Double(bitPattern: bits)
-        }
-        guard maxWidth.isFinite, maxWidth >= 0 else {
+        guard let v = RangeLists.exactProbe(tag: tag, bits: bits), maxWidth.isFinite, maxWidth >= 0 else {
             for e in entries { body(e) }
             return
         }
