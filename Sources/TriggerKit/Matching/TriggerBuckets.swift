@@ -73,6 +73,15 @@ public struct TriggerBuckets: Sendable {
 
     public var bucketCount: Int { bucketStart.count - 1 }
 
+    /// For each bucket, the bucket every event that looks at it also looks at (the second of
+    /// `buckets(of:)`): any-purchase for a product's bucket, any-push for a campaign's; else -1.
+    public func companions() -> [Int32] {
+        var companion = [Int32](repeating: -1, count: bucketCount)
+        if anyPurchase >= 0 { for b in purchaseByProduct where b >= 0 { companion[Int(b)] = anyPurchase } }
+        if anyPush >= 0 { for b in pushByCampaign where b >= 0 { companion[Int(b)] = anyPush } }
+        return companion
+    }
+
     /// The (up to two) buckets event `i` must look at: its key's bucket and the "any" bucket of its kind.
     @inlinable @inline(__always)
     public func buckets(of i: Int, in events: EventView) -> (Int32, Int32) {

@@ -243,11 +243,37 @@ public final class PredicateProgram: Sendable {
 
     /// The compiled entries of `buckets`, in the same order (bucket ranges index both).
     func entries(for buckets: TriggerBuckets) -> FrozenBuffer<Entry> {
-        FrozenBuffer(buckets.entries.map { e in
-            let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
-            return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,
-                         windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)], requiredKeys: c.requiredKeys)
-        })
+        FrozenBuffer(buckets.entries.map(entry))
+    }
+
+    func entry(_ e: TriggerBuckets.Entry) -> Entry {
+        let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
+        return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,
+                     windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)], requiredKeys: c.requiredKeys)
+    }
+
+    /// The compiled entries laid out so that one contiguous run per bucket holds everything an event
+    /// of that bucket evaluates: the bucket's own entries, then its companion's (a product's bucket is
+    /// followed by a copy of the any-purchase bucket, a campaign's by any-push; see
+    /// `TriggerBuckets.companions`). Bucket `b`'s run is `entries[start[b]..<start[b + 1]]`. `merged`
+    /// is false, and each run is the bucket alone, when the copies would more than double the entries.
+    func runs(for buckets: TriggerBuckets) -> (entries: FrozenBuffer<Entry>, start: FrozenBuffer<Int32>, merged: Bool) {
+        let companion = buckets.companions()
+        var copies = 0
+        for b in 0..<buckets.bucketCount where companion[b] >= 0 { copies += buckets.range(of: companion[b]).count }
+        let merged = copies <= buckets.entries.count
+        var out: [Entry] = []
+        out.reserveCapacity(buckets.entries.count + (merged ? copies : 0))
+        var start: [Int32] = [0]
+        start.reserveCapacity(buckets.bucketCount + 1)
+        for b in 0..<buckets.bucketCount {
+            for k in buckets.range(of: Int32(b)) { out.append(entry(buckets.entries[k])) }
+            if merged, companion[b] >= 0 {
+                for k in buckets.range(of: companion[b]) { out.append(entry(buckets.entries[k])) }
+            }
+            start.append(Int32(out.count))
+        }
+        return (FrozenBuffer(out), FrozenBuffer(start), merged)
     }
 
     /// Scans one bucket (`range` of `entries`) for event `i` (see `screenAndEvaluate`). `compiled`
