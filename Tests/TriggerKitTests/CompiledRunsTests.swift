@@ -1,7 +1,7 @@
 import TriggerKit
 import XCTest
 
-/// `compiled` lays each product's (campaign's) bucket out followed by a copy of the any-purchase
+/// `compiled` (and `predicate-index`) lay each product's (campaign's) bucket out followed by a copy of the any-purchase
 /// (any-push) bucket, so an event scans one run; when the copies would more than double the entries it
 /// keeps the buckets apart and scans two. Both layouts must match exactly what `reference` matches,
 /// including triggers with a product condition and an any-product condition (matched once).
@@ -33,14 +33,21 @@ final class CompiledRunsTests: XCTestCase {
             }
             for c in ["c", "d", nil] { events.append(Event(time: 1, kind: .pushClick(campaignID: c, actionID: nil), properties: [:])) }
             for e in events { columns.append(e) }
-            let matcher = CompiledMatcher(set, vocabulary: vocabulary)
-            XCTAssertEqual(matcher.merged, expectMerged, "\(anyCount) any-purchase conditions")
+            let compiled = CompiledMatcher(set, vocabulary: vocabulary)
+            XCTAssertEqual(compiled.merged, expectMerged, "\(anyCount) any-purchase conditions")
+            // predicate-index uses the same runs; with every run of 4 or more indexed, the copies are indexed too.
+            let matchers: [(String, any Matcher)] = [
+                ("compiled", compiled), ("predicate-index", PredicateIndexMatcher(set, vocabulary: vocabulary)),
+                ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)),
+            ]
             let reference = ReferenceMatcher(set)
-            let scratch = matcher.makeScratch(for: columns)
-            columns.withView { view in
-                for i in 0..<view.count {
-                    matcher.match(i, in: view, scratch: scratch)
-                    XCTAssertEqual(scratch.sortedResults, reference.match(view.event(at: i)), "merged \(expectMerged), event \(events[i])")
+            for (name, matcher) in matchers {
+                let scratch = matcher.makeScratch(for: columns)
+                columns.withView { view in
+                    for i in 0..<view.count {
+                        matcher.match(i, in: view, scratch: scratch)
+                        XCTAssertEqual(scratch.sortedResults, reference.match(view.event(at: i)), "\(name), merged \(expectMerged), event \(events[i])")
+                    }
                 }
             }
         }

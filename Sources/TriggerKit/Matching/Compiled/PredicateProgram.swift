@@ -241,11 +241,7 @@ public final class PredicateProgram: Sendable {
         @usableFromInline var requiredKeys: UInt64
     }
 
-    /// The compiled entries of `buckets`, in the same order (bucket ranges index both).
-    func entries(for buckets: TriggerBuckets) -> FrozenBuffer<Entry> {
-        FrozenBuffer(buckets.entries.map(entry))
-    }
-
+    /// The compiled form of one bucket entry.
     func entry(_ e: TriggerBuckets.Entry) -> Entry {
         let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
         return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,

@@ -17,13 +17,17 @@ public struct PredicateIndexMatcher: Matcher {
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
+    /// Per bucket, one run of entries as `compiled` lays them out (`PredicateProgram.runs`): the bucket's
+    /// conditions and, when `merged`, a copy of its companion's (any-purchase, any-push).
     let entries: FrozenBuffer<PredicateProgram.Entry>
-    /// Per bucket, its index in `crowds`, or -1 when it is scanned.
+    let runStart: FrozenBuffer<Int32>
+    let merged: Bool
+    /// Per bucket, the index in `crowds` of its run, or -1 when the run is scanned.
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     let crowds: FrozenBuffer<CrowdIndex>
-    /// The most conditions a crowded bucket holds: room for every candidate its index can return.
+    /// The most conditions a crowded run holds: room for every candidate its index can return.
     let largestCrowd: Int
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
@@ -37,21 +41,25 @@ public struct PredicateIndexMatcher: Matcher {
         triggerSet = set
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
-        program = PredicateProgram(set, vocabulary: vocabulary)
-        entries = program.entries(for: buckets)
+        let program = PredicateProgram(set, vocabulary: vocabulary)
+        self.program = program
+        let (entries, runStart, merged) = program.runs(for: buckets)
+        (self.entries, self.runStart, self.merged) = (entries, runStart, merged)
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
         var crowds: [CrowdIndex] = []
+        var largestCrowd = 0
         for b in 0..<buckets.bucketCount {
-            let range = buckets.range(of: Int32(b))
+            let range = Int(runStart[b])..<Int(runStart[b + 1])
             guard range.count >= crowdThreshold else { continue }
-            let index = CrowdIndex(entries: range, of: buckets, set: set, program: program)
+            let index = CrowdIndex(entries: range, of: entries, program: program)
             guard index.prunesEnough || !requirePruning else { continue }
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
+            largestCrowd = max(largestCrowd, range.count)
         }
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
-        largestCrowd = (0..<buckets.bucketCount).filter { crowdOfBucket[$0] >= 0 }.map { buckets.range(of: Int32($0)).count }.max() ?? 0
+        self.largestCrowd = largestCrowd
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
@@ -62,15 +70,18 @@ public struct PredicateIndexMatcher: Matcher {
         scratch.begin()
         events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
-        if a >= 0 { search(a, i, events, scratch) }
-        if b >= 0 { search(b, i, events, scratch) }
+        // One search per event when the runs are merged (see `CompiledMatcher.match`).
+        let first = a >= 0 ? a : b
+        guard first >= 0 else { return }
+        search(first, i, events, scratch)
+        if !merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
     }
 
     @inline(__always)
     func search(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let crowd = crowdOfBucket[Int(bucket)]
         if crowd < 0 {
-            program.scan(entries, buckets.range(of: bucket), i, events, scratch)
+            program.scan(entries, Int(runStart[Int(bucket)])..<Int(runStart[Int(bucket) + 1]), i, events, scratch)
             return
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
@@ -150,14 +161,13 @@ struct CrowdIndex: Sendable {
     /// 1.7–1.9× slower than `compiled` (it returned 2.9 candidates per event against 3.2).
     var prunesEnough: Bool { Double(residual.count) + 0.5 * Double(rangedCount) <= 0.5 * Double(count) }
 
-    init(entries: Range<Int>, of buckets: TriggerBuckets, set: TriggerSet, program: PredicateProgram) {
+    init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         var eq: [EqualityKey: [Int32]] = [:]
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
         count = entries.count
         for e in entries {
-            let entry = buckets.entries[e]
-            let condition = program.conditions[Int(program.conditionStart[Int(entry.trigger)]) + Int(entry.condition)]
+            let condition = compiled[e]
             // Candidate access predicates: filters alone in their clause (so they must hold).
             var singles: [PredicateProgram.Predicate] = []
             for clause in Int(condition.clauseStart)..<Int(condition.clauseEnd) {
