@@ -6,19 +6,17 @@ public struct CompiledMatcher: Matcher {
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
-    /// Per bucket, one run of entries holding the bucket's and (when `merged`) its companion's
-    /// conditions: bucket `b` is `entries[runStart[b]..<runStart[b + 1]]` (`PredicateProgram.runs`).
-    let entries: FrozenBuffer<PredicateProgram.Entry>
-    let runStart: FrozenBuffer<Int32>
-    /// Whether each run holds its companion bucket's entries too (false when the copies would more
-    /// than double the entries: then an event with two buckets scans two runs).
-    public let merged: Bool
+    /// One run of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
+    /// product's (campaign's) unless that would double them (`PredicateProgram.runs`).
+    let runs: PredicateProgram.Runs
+    /// Whether each run holds its companion bucket's entries (else a purchase scans two runs).
+    public var merged: Bool { runs.merged }
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
-        (entries, runStart, merged) = program.runs(for: buckets)
+        runs = program.runs(for: buckets)
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
@@ -33,10 +31,7 @@ public struct CompiledMatcher: Matcher {
         // (A second scan call site was emitted out of line, with its own setup, for every purchase.)
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
-        program.scan(entries, run(first), i, events, scratch)
-        if !merged, a >= 0, b >= 0 { program.scan(entries, run(b), i, events, scratch) }
+        program.scan(runs.entries, runs.range(of: first), i, events, scratch)
+        if !runs.merged, a >= 0, b >= 0 { program.scan(runs.entries, runs.range(of: b), i, events, scratch) }
     }
-
-    @inline(__always)
-    func run(_ bucket: Int32) -> Range<Int> { Int(runStart[Int(bucket)])..<Int(runStart[Int(bucket) + 1]) }
 }

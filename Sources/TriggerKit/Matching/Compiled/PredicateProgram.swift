@@ -251,9 +251,9 @@ public final class PredicateProgram: Sendable {
     /// The compiled entries laid out so that one contiguous run per bucket holds everything an event
     /// of that bucket evaluates: the bucket's own entries, then its companion's (a product's bucket is
     /// followed by a copy of the any-purchase bucket, a campaign's by any-push; see
-    /// `TriggerBuckets.companions`). Bucket `b`'s run is `entries[start[b]..<start[b + 1]]`. `merged`
-    /// is false, and each run is the bucket alone, when the copies would more than double the entries.
-    func runs(for buckets: TriggerBuckets) -> (entries: FrozenBuffer<Entry>, start: FrozenBuffer<Int32>, merged: Bool) {
+    /// `TriggerBuckets.companions`). Not `merged`, and each run is the bucket alone, when the copies
+    /// would more than double the entries.
+    func runs(for buckets: TriggerBuckets) -> Runs {
         let companion = buckets.companions()
         var copies = 0
         for b in 0..<buckets.bucketCount where companion[b] >= 0 { copies += buckets.range(of: companion[b]).count }
@@ -269,7 +269,20 @@ public final class PredicateProgram: Sendable {
             }
             start.append(Int32(out.count))
         }
-        return (FrozenBuffer(out), FrozenBuffer(start), merged)
+        return Runs(entries: FrozenBuffer(out), start: FrozenBuffer(start), merged: merged)
+    }
+
+    /// Compiled entries in one run per bucket (`runs(for:)`), as `compiled` and `predicate-index` scan them.
+    struct Runs: Sendable {
+        let entries: FrozenBuffer<Entry>
+        /// Bucket `b`'s run is `entries[start[b]..<start[b + 1]]`.
+        let start: FrozenBuffer<Int32>
+        /// Whether each run holds its companion bucket's entries too; if not, an event with two buckets
+        /// scans two runs.
+        let merged: Bool
+
+        @inline(__always)
+        func range(of bucket: Int32) -> Range<Int> { Int(start[Int(bucket)])..<Int(start[Int(bucket) + 1]) }
     }
 
     /// Scans one bucket (`range` of `entries`) for event `i` (see `screenAndEvaluate`). `compiled`

@@ -17,11 +17,8 @@ public struct PredicateIndexMatcher: Matcher {
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
-    /// Per bucket, one run of entries as `compiled` lays them out (`PredicateProgram.runs`): the bucket's
-    /// conditions and, when `merged`, a copy of its companion's (any-purchase, any-push).
-    let entries: FrozenBuffer<PredicateProgram.Entry>
-    let runStart: FrozenBuffer<Int32>
-    let merged: Bool
+    /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
+    let runs: PredicateProgram.Runs
     /// Per bucket, the index in `crowds` of its run, or -1 when the run is scanned.
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
@@ -43,15 +40,15 @@ public struct PredicateIndexMatcher: Matcher {
         self.buckets = buckets
         let program = PredicateProgram(set, vocabulary: vocabulary)
         self.program = program
-        let (entries, runStart, merged) = program.runs(for: buckets)
-        (self.entries, self.runStart, self.merged) = (entries, runStart, merged)
+        let runs = program.runs(for: buckets)
+        self.runs = runs
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
         var crowds: [CrowdIndex] = []
         var largestCrowd = 0
         for b in 0..<buckets.bucketCount {
-            let range = Int(runStart[b])..<Int(runStart[b + 1])
+            let range = runs.range(of: Int32(b))
             guard range.count >= crowdThreshold else { continue }
-            let index = CrowdIndex(entries: range, of: entries, program: program)
+            let index = CrowdIndex(entries: range, of: runs.entries, program: program)
             guard index.prunesEnough || !requirePruning else { continue }
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
@@ -74,14 +71,14 @@ public struct PredicateIndexMatcher: Matcher {
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
         search(first, i, events, scratch)
-        if !merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
+        if !runs.merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
     }
 
     @inline(__always)
     func search(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let crowd = crowdOfBucket[Int(bucket)]
         if crowd < 0 {
-            program.scan(entries, Int(runStart[Int(bucket)])..<Int(runStart[Int(bucket) + 1]), i, events, scratch)
+            program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)
             return
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
@@ -106,7 +103,7 @@ public struct PredicateIndexMatcher: Matcher {
                 bands.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
-        program.scanListed(entries, i, events, scratch)
+        program.scanListed(runs.entries, i, events, scratch)
     }
 
 }
@@ -215,11 +212,7 @@ struct RangeLists: Sendable {
     var gt = Sorted(), gte = Sorted(), lt = Sorted(), lte = Sorted()
 
     /// The predicate's threshold as an exact Double, or nil when it has none (huge integers).
-    static func threshold(_ p: PredicateProgram.Predicate) -> Double? {
-        if p.constTag == ValueTag.double.rawValue { return Double(bitPattern: p.constBits) }
-        let i = Int64(bitPattern: p.constBits)
-        return i.magnitude <= 1 << 53 ? Double(i) : nil
-    }
+    static func threshold(_ p: PredicateProgram.Predicate) -> Double? { exactProbe(tag: p.constTag, bits: p.constBits) }
 
     struct Builder {
         var lists: [PredicateProgram.Code: [(Double, Int32)]] = [:]
