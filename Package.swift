@@ -42,7 +42,7 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("jemalloc")]),
         .testTarget(name: "TriggerKitTests", dependencies: ["TriggerKit"]),
-        .testTarget(name: "HarnessTests", dependencies: ["Harness"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "TriggerKit", "Workload"]),
         .testTarget(name: "PublishingTests", dependencies: ["TriggerKit"]),
         .testTarget(name: "DifferentialTests", dependencies: ["Workload", "TriggerKit"]),
         .testTarget(

@@ -1,5 +1,7 @@
 import Foundation
 @testable import Harness
+import TriggerKit
+import Workload
 import XCTest
 
 final class MannWhitneyTests: XCTestCase {
@@ -97,6 +99,22 @@ final class GateTests: XCTestCase {
         try Data(#"{"schema":"trigger-bench-results/1","build":"release","results":[]}"#.utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try RunReport.load(path)) { error in
             XCTAssertTrue("\(error)".contains("environment"), "\(error)")
+        }
+    }
+}
+
+final class BuildTimingTests: XCTestCase {
+    func testEveryStrategyIsBuiltAndTimedAndAnUnknownOneIsRefused() throws {
+        let spec = try WorkloadSpec.load("tiny")
+        let rows = try BuildTiming.measure(spec, strategies: ["compiled", "floor"], builds: 5, warmup: 1)
+        XCTAssertEqual(rows.map(\.strategy), ["compiled", "floor"])
+        for r in rows {
+            XCTAssertEqual(r.builds, 5)
+            XCTAssertGreaterThan(r.p50Microseconds, 0)
+            XCTAssertLessThanOrEqual(r.p50Microseconds, r.p99Microseconds)
+        }
+        XCTAssertThrowsError(try BuildTiming.measure(spec, strategies: ["fastest"], builds: 1)) { error in
+            XCTAssertTrue(error is InputError, "\(error)")
         }
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// What a writer pays per publication, measured alone: warm rebuilds of each strategy's matcher from the
+/// same decoded set and vocabulary on one thread, timed one by one, with jemalloc's exact allocation
+/// count and bytes per build. (`bench run --publish-every-ms` reports the same cost only as a mean,
+/// measured while readers compete for the CPU.)
+public enum BuildTiming {
+    public struct Row: Sendable {
+        public var strategy: String
+        public var builds: Int
+        public var meanMicroseconds: Double
+        public var p50Microseconds: Double
+        public var p99Microseconds: Double
+        public var allocationsPerBuild: Double
+        public var bytesPerBuild: Double
+    }
+
+    /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed.
+    public static func measure(_ spec: WorkloadSpec, strategies: [String], builds: Int, warmup: Int = 10) throws -> [Row] {
+        let set = try WorkloadGenerator.corpus(spec)
+        let vocabulary = Vocabulary(set)
+        return try strategies.map { name in
+            guard let strategy = StrategyRegistry.named(name) else {
+                throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
+            }
+            for _ in 0..<warmup { _ = strategy.make(set, vocabulary) }
+            var nanos: [UInt64] = []
+            nanos.reserveCapacity(builds)
+            for _ in 0..<builds {
+                let t0 = Clock.now()
+                let matcher = strategy.make(set, vocabulary)
+                nanos.append(Clock.now() &- t0)
+                withExtendedLifetime(matcher) {}  // freed after the clock stops, as a replaced set would be
+            }
+            // Allocations of one more build, counted exactly (the counters flush the thread cache), less
+            // what reading the counters itself costs (as `Runner.measureAllocations` calibrates).
+            let c0 = AllocatorStats.allocationRequests(), c1 = AllocatorStats.allocationRequests()
+            let overhead = c1 &- c0
+            let bytes0 = AllocatorStats.threadAllocatedBytes(), requests0 = AllocatorStats.allocationRequests()
+            let matcher = strategy.make(set, vocabulary)
+            let requests1 = AllocatorStats.allocationRequests(), bytes1 = AllocatorStats.threadAllocatedBytes()
+            withExtendedLifetime(matcher) {}
+            nanos.sort()
+            func quantile(_ q: Double) -> Double { Double(nanos[min(nanos.count - 1, Int(q * Double(nanos.count)))]) / 1000 }
+            return Row(strategy: name, builds: builds,
+                       meanMicroseconds: Double(nanos.reduce(0, +)) / Double(nanos.count) / 1000,
+                       p50Microseconds: quantile(0.5), p99Microseconds: quantile(0.99),
+                       allocationsPerBuild: Double(requests1 &- requests0 &- min(overhead, requests1 &- requests0)),
+                       bytesPerBuild: Double(bytes1 &- bytes0))
+        }
+    }
+}
