@@ -71,6 +71,19 @@ public enum AllocatorStats {
             + read("stats.arenas.4096.large.nrequests", as: UInt64.self, default: 0)
     }
 
+    /// Exact allocation requests and bytes of `body` on the calling thread: the thread cache is flushed
+    /// around it, and what reading the counters costs with no work between them is subtracted.
+    public static func counting(_ body: () -> Void) -> (requests: UInt64, bytes: UInt64) {
+        let c0 = allocationRequests(), c1 = allocationRequests()
+        let overhead = c1 &- c0
+        let b0 = threadAllocatedBytes()
+        let r0 = allocationRequests()
+        body()
+        let r1 = allocationRequests()
+        let b1 = threadAllocatedBytes()
+        return (r1 &- r0 &- min(overhead, r1 &- r0), b1 &- b0)
+    }
+
     /// Bytes allocated by the calling thread so far (exact, cheap).
     public static func threadAllocatedBytes() -> UInt64 {
         var p: UnsafeMutablePointer<UInt64>?

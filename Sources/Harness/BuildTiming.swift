@@ -22,9 +22,7 @@ public enum BuildTiming {
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
         return try strategies.map { name in
-            guard let strategy = StrategyRegistry.named(name) else {
-                throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
-            }
+            let strategy = try StrategyRegistry.option(name)
             for _ in 0..<warmup { _ = strategy.make(set, vocabulary) }
             var nanos: [UInt64] = []
             nanos.reserveCapacity(builds)
@@ -34,21 +32,14 @@ public enum BuildTiming {
                 nanos.append(Clock.now() &- t0)
                 withExtendedLifetime(matcher) {}  // freed after the clock stops, as a replaced set would be
             }
-            // Allocations of one more build, counted exactly (the counters flush the thread cache), less
-            // what reading the counters itself costs (as `Runner.measureAllocations` calibrates).
-            let c0 = AllocatorStats.allocationRequests(), c1 = AllocatorStats.allocationRequests()
-            let overhead = c1 &- c0
-            let bytes0 = AllocatorStats.threadAllocatedBytes(), requests0 = AllocatorStats.allocationRequests()
-            let matcher = strategy.make(set, vocabulary)
-            let requests1 = AllocatorStats.allocationRequests(), bytes1 = AllocatorStats.threadAllocatedBytes()
-            withExtendedLifetime(matcher) {}
+            // Allocations of one more build, counted exactly.
+            let counted = AllocatorStats.counting { withExtendedLifetime(strategy.make(set, vocabulary)) {} }
             nanos.sort()
             func quantile(_ q: Double) -> Double { Double(nanos[min(nanos.count - 1, Int(q * Double(nanos.count)))]) / 1000 }
             return Row(strategy: name, builds: builds,
                        meanMicroseconds: Double(nanos.reduce(0, +)) / Double(nanos.count) / 1000,
                        p50Microseconds: quantile(0.5), p99Microseconds: quantile(0.99),
-                       allocationsPerBuild: Double(requests1 &- requests0 &- min(overhead, requests1 &- requests0)),
-                       bytesPerBuild: Double(bytes1 &- bytes0))
+                       allocationsPerBuild: Double(counted.requests), bytesPerBuild: Double(counted.bytes))
         }
     }
 }

@@ -22,9 +22,7 @@ public enum InstructionCounter {
     /// The hidden child mode: replays `count` events through `strategy` with counting on, and returns the
     /// checksum (printed for the parent, which checks it against the other strategies).
     public static func runCountedRegion(spec: WorkloadSpec, strategy name: String, count: Int) throws -> MatchChecksum {
-        guard let strategy = StrategyRegistry.named(name) else {
-            throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
-        }
+        let strategy = try StrategyRegistry.option(name)
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
         let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)

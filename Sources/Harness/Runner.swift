@@ -64,9 +64,7 @@ public final class Runner {
         var prefixChecksums: [String: MatchChecksum] = [:]
         var measurements: [Measurement] = []
         for name in configuration.strategies {
-            guard let strategy = StrategyRegistry.named(name) else {
-                throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(StrategyRegistry.names.joined(separator: ", "))")
-            }
+            let strategy = try StrategyRegistry.option(name)
             let buildStart = Clock.now()
             let matcher = strategy.make(set, vocabulary)
             let buildSeconds = Clock.seconds(since: buildStart)
@@ -123,16 +121,10 @@ public final class Runner {
         let scratch = m.makeScratch(for: events)
         return events.withView { view in
             for i in 0..<count { m.match(i, in: view, scratch: scratch) }
-            // Calibrate: what the counters themselves cost with no work between them.
-            let c0 = AllocatorStats.allocationRequests(), c1 = AllocatorStats.allocationRequests()
-            let overhead = c1 &- c0
-            let b0 = AllocatorStats.threadAllocatedBytes()
-            let r0 = AllocatorStats.allocationRequests()
-            for i in 0..<count { m.match(i, in: view, scratch: scratch) }
-            let r1 = AllocatorStats.allocationRequests()
-            let b1 = AllocatorStats.threadAllocatedBytes()
-            let requests = r1 &- r0 &- min(overhead, r1 &- r0)
-            return (Double(requests) / Double(count), Double(b1 &- b0) / Double(count))
+            let counted = AllocatorStats.counting {
+                for i in 0..<count { m.match(i, in: view, scratch: scratch) }
+            }
+            return (Double(counted.requests) / Double(count), Double(counted.bytes) / Double(count))
         }
     }
 
@@ -395,5 +387,15 @@ enum Clock {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+extension StrategyRegistry {
+    /// The strategy a `--strategies` entry names, or an input error listing the known ones.
+    static func option(_ name: String) throws -> Strategy {
+        guard let strategy = named(name) else {
+            throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(names.joined(separator: ", "))")
+        }
+        return strategy
     }
 }
