@@ -43,4 +43,26 @@ final class SymbolTableTests: XCTestCase {
         XCTAssertEqual(table.lookup("\u{212A}"), kelvin)
         XCTAssertEqual(table.lookup("key999"), 1_000)
     }
+
+    /// The per-build resolver answers exactly as the table does, through its cache: small and large
+    /// strings, canonically equal spellings (same id, other representation), strings never interned,
+    /// and far more distinct strings than cache slots, each looked up several times in varying order.
+    func testResolverAgreesWithTheTable() {
+        var table = SymbolTable()
+        let interned = (0..<3_000).map { "k\($0)" } + ["\u{212A}", "caf\u{E9}", String(repeating: "long-key-", count: 5)]
+        for s in interned { table.intern(s) }
+        let queries = interned + ["K", "cafe\u{301}", "k3000", "never interned", "", String(repeating: "long-key-", count: 5)]
+        let resolver = SymbolTable.Resolver(table)
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<4 {
+            for s in (round.isMultiple(of: 2) ? queries : queries.shuffled(using: &rng)) {
+                // A fresh copy each time: equal strings need not share a representation.
+                let copy = String(decoding: Array(s.utf8), as: UTF8.self)
+                XCTAssertEqual(resolver.lookup(s), table.lookup(s), s)
+                XCTAssertEqual(resolver.lookup(copy), table.lookup(s), s)
+            }
+        }
+        XCTAssertEqual(resolver.lookup("K"), table.lookup("\u{212A}"))
+        XCTAssertNil(resolver.lookup("k3000"))
+    }
 }

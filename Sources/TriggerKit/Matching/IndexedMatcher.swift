@@ -15,6 +15,7 @@ public struct IndexedMatcher: Matcher {
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         var slots: [String: Int] = [:]
         var regexes: [CompiledRegex] = []
+        let symbols = SymbolTable.Resolver(vocabulary.symbols)
         filterKeys = set.triggers.map { trigger in
             trigger.conditions.map { condition in
                 condition.filters.clauses.flatMap { $0 }.map { filter in
@@ -22,7 +23,7 @@ public struct IndexedMatcher: Matcher {
                         slots[re.pattern] = regexes.count
                         regexes.append(re)
                     }
-                    return vocabulary.symbols.lookup(filter.property)!
+                    return symbols.lookup(filter.property)!
                 }
             }
         }

@@ -23,7 +23,7 @@ public struct TriggerBuckets: Sendable {
         // buckets out contiguously in key order, keeping trigger order within a bucket. (Arrays of
         // arrays per symbol made every rebuild allocate once per non-empty bucket.)
         let n = Int(vocabulary.corpusCount)
-        let symbols = vocabulary.symbols
+        let symbols = SymbolTable.Resolver(vocabulary.symbols)
         // Keys: custom 0..<n, purchase n..<2n, push 2n..<3n, then any-purchase, any-push, session start.
         let anyPurchaseKey = 3 * n, anyPushKey = 3 * n + 1, sessionKey = 3 * n + 2, keyCount = 3 * n + 3
         var keyed: [(key: Int32, entry: Entry)] = []

@@ -79,7 +79,7 @@ public final class PredicateProgram: Sendable {
         var numberBits: [UInt64] = []
         var regexes: [CompiledRegex] = []
         var regexSlot: [String: Int32] = [:]
-        let symbols = vocabulary.symbols
+        let symbols = SymbolTable.Resolver(vocabulary.symbols)
 
         var windowStart: [Double] = [], windowEnd: [Double] = []
         windowStart.reserveCapacity(set.triggers.count)
