@@ -57,8 +57,10 @@ final class Publisher: Sendable {
     let build: @Sendable () -> any Matcher
     private let stopping = Atomic<Bool>(false)
     private let done = Atomic<Int>(-1)
-    /// Nanoseconds the writer spent building matchers in the last run (read after `done`).
+    /// Nanoseconds the writer spent building matchers in the last run, by the clock and on its CPU (a
+    /// build that shares the cores with readers is descheduled part of the time): read after `done`.
     private let buildNanos = Atomic<Int>(0)
+    private let buildCPUNanos = Atomic<Int>(0)
 
     init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () -> any Matcher) {
         self.everyMs = everyMs
@@ -71,13 +73,14 @@ final class Publisher: Sendable {
         stopping.store(false, ordering: .relaxed)
         done.store(-1, ordering: .relaxed)
         let thread = Thread { [self] in
-            var count = 0, nanos = 0
+            var count = 0, nanos = 0, cpuNanos = 0
             // Relaxed: a stop flag; nothing else is published through it.
             while !stopping.load(ordering: .relaxed) {
                 let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
-                let t0 = Clock.now()
+                let t0 = Clock.now(), c0 = Clock.threadCPUSeconds()
                 let matcher = build()
                 nanos += Int(Clock.now() &- t0)
+                cpuNanos += Int((Clock.threadCPUSeconds() - c0) * 1e9)
                 source.publish(matcher)
                 count += 1
                 let wait = deadline.timeIntervalSinceNow
@@ -85,6 +88,7 @@ final class Publisher: Sendable {
             }
             // Relaxed: ordered before `done`'s releasing store, which `stop()` acquires before reading it.
             buildNanos.store(nanos, ordering: .relaxed)
+            buildCPUNanos.store(cpuNanos, ordering: .relaxed)
             // Releasing: `stop()` reads the count (and the build time) after acquiring it.
             done.store(count, ordering: .releasing)
         }
@@ -92,12 +96,14 @@ final class Publisher: Sendable {
     }
 
     /// Stops the writer; returns how many sets it published and the seconds it spent building them.
-    func stop() -> (sets: Int, buildSeconds: Double) {
+    func stop() -> (sets: Int, buildSeconds: Double, buildCPUSeconds: Double) {
         stopping.store(true, ordering: .relaxed)
         while true {
             let n = done.load(ordering: .acquiring)
             // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.
-            if n >= 0 { return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9) }
+            if n >= 0 {
+                return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9, Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9)
+            }
             Thread.sleep(forTimeInterval: 0.001)
         }
     }

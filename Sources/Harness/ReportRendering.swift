@@ -42,8 +42,8 @@ extension RunReport {
         out += rows().map(line)
         for r in results {
             if let n = r.publications, let before = r.heapBytesBeforePublishing, let after = r.heapBytesAfterPublishing {
-                out.append(String(format: "%@ %@ ×%d: %d sets published (%.3f ms to build each); heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
-                                  r.strategy, r.publication.rawValue, r.threads, n, r.rebuildMsPerPublication ?? 0,
+                out.append(String(format: "%@ %@ ×%d: %d sets published (%.3f ms to build each, %.3f ms of writer CPU); heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.publication.rawValue, r.threads, n, r.rebuildMsPerPublication ?? 0, r.rebuildCpuMsPerPublication ?? 0,
                                   Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }

@@ -71,9 +71,11 @@ public struct StrategyResult: Codable, Sendable {
     public var buildSeconds: Double
     /// Sets published by the writer during the timed run (publication runs only).
     public var publications: Int?
-    /// Mean milliseconds the writer spent building one published set (publication runs only): CPU
-    /// the readers lose when the writer shares their cores.
+    /// Mean milliseconds the writer spent building one published set (publication runs only), by the
+    /// clock: when the writer shares the cores with readers it is descheduled part of that time.
     public var rebuildMsPerPublication: Double?
+    /// The same on the writer thread's CPU clock: what the readers lose when the writer shares their cores.
+    public var rebuildCpuMsPerPublication: Double?
     public var perThreadEventsPerSecond: [Double]?
     /// Mean ns/event of each timed repetition (`--repetitions`): the samples the gate's wall-clock tier tests.
     public var nsPerEventSamples: [Double]?

@@ -139,7 +139,7 @@ public final class Runner {
         let label: String
         var allocations: (count: Double, bytes: Double) = (0, 0)
         var buildSeconds = 0.0
-        var wall = 0.0, publications = 0, rebuildSeconds = 0.0
+        var wall = 0.0, publications = 0, rebuildSeconds = 0.0, rebuildCPUSeconds = 0.0
         var heapGrowth = 0
         var heapBefore: Int?
         var samples: [Double] = []
@@ -206,9 +206,10 @@ public final class Runner {
             while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, m.count) }
         }
         let seconds = Clock.seconds(since: wallStart)
-        if let (sets, building) = m.writer?.stop() {
+        if let (sets, building, buildingCPU) = m.writer?.stop() {
             m.publications += sets
             m.rebuildSeconds += building
+            m.rebuildCPUSeconds += buildingCPU
             m.source.publish(m.initial)
             if let heapBefore {
                 m.heapBefore = m.heapBefore ?? heapBefore
@@ -249,6 +250,7 @@ public final class Runner {
             cpuSeconds: cpu, wallSeconds: m.wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: m.buildSeconds,
             publications: m.writer == nil ? nil : m.publications,
             rebuildMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildSeconds * 1000 / Double(m.publications),
+            rebuildCpuMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildCPUSeconds * 1000 / Double(m.publications),
             perThreadEventsPerSecond: m.threads > 1 ? m.workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
             nsPerEventSamples: configuration.repetitions > 1 ? m.samples : nil, instructionsPerEvent: nil,
             heapBytesBeforePublishing: m.heapBefore, heapBytesAfterPublishing: m.heapBefore.map { $0 + m.heapGrowth })

@@ -36,7 +36,7 @@ final class GateTests: XCTestCase {
             nsPerEvent: .init(mean: 10, p50: 10, p90: 11, p99: 12, p999: 13, max: 20), allocationsPerEvent: allocations,
             bytesPerEvent: 0, jemalloc: .init(allocated: 0, active: 0, resident: 0, mapped: 0, metadata: 0, retained: 0),
             matchesPerEvent: 0.05, candidatesPerEvent: 1, cpuSeconds: 1, wallSeconds: 1, speedupVsReference: nil,
-            ratioToFloor: nil, buildSeconds: 0, publications: nil, rebuildMsPerPublication: nil, perThreadEventsPerSecond: nil, nsPerEventSamples: samples,
+            ratioToFloor: nil, buildSeconds: 0, publications: nil, rebuildMsPerPublication: nil, rebuildCpuMsPerPublication: nil, perThreadEventsPerSecond: nil, nsPerEventSamples: samples,
             instructionsPerEvent: instructions, heapBytesBeforePublishing: nil, heapBytesAfterPublishing: nil)
     }
 
