@@ -17,8 +17,9 @@ public enum BuildTiming {
         public var bytesPerBuild: Double
     }
 
-    /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed.
-    public static func measure(_ spec: WorkloadSpec, strategies: [String], builds: Int, warmup: Int = 10) throws -> [Row] {
+    /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
+    /// `pauseMs` milliseconds asleep (0: back to back, caches warm from the previous build).
+    public static func measure(_ spec: WorkloadSpec, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0) throws -> [Row] {
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
         return try strategies.map { name in
@@ -27,6 +28,7 @@ public enum BuildTiming {
             var nanos: [UInt64] = []
             nanos.reserveCapacity(builds)
             for _ in 0..<builds {
+                if pauseMs > 0 { Thread.sleep(forTimeInterval: Double(pauseMs) / 1000) }
                 let t0 = Clock.now()
                 let matcher = strategy.make(set, vocabulary)
                 nanos.append(Clock.now() &- t0)

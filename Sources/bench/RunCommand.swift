@@ -168,11 +168,12 @@ struct GenerateCommand: ParsableCommand {
 struct BuildsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "builds",
-        abstract: "Time warm rebuilds of each strategy's matcher from the workload's trigger set (what a writer pays per publication).",
+        abstract: "Time rebuilds of each strategy's matcher from the workload's trigger set (what a writer pays per publication).",
         discussion: """
             One thread, the same decoded set and vocabulary every time (as the publication writer rebuilds it);
-            10 untimed builds first, then --builds timed one by one. Allocations and bytes are jemalloc's exact
-            counts for one more build.
+            10 untimed builds first, then --builds timed one by one: back to back (warm caches), or with
+            --pause-ms N sleeping N ms before each, as a writer publishing every N ms does. Allocations and
+            bytes are jemalloc's exact counts for one more build.
             """)
 
     @Option(help: "A preset name from Corpora/workloads or a spec file path.")
@@ -184,14 +185,19 @@ struct BuildsCommand: ParsableCommand {
     @Option(help: "Timed builds per strategy.")
     var builds = 200
 
+    @Option(help: "Milliseconds to sleep before each timed build (0: back to back).")
+    var pauseMs = 0
+
     func validate() throws {
         guard builds >= 1, builds <= 1_000_000 else { throw ValidationError("--builds takes 1 to 1000000") }
+        guard pauseMs >= 0, pauseMs <= 10_000 else { throw ValidationError("--pause-ms takes 0 to 10000") }
     }
 
     func run() throws {
         let spec = try WorkloadSpec.load(workload)
-        let rows = try BuildTiming.measure(spec, strategies: RunCommand.parseStrategies(strategies), builds: builds)
-        print("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed")
+        let rows = try BuildTiming.measure(spec, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
+        print("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed"
+              + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         print("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")
         for r in rows {
             print(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)

@@ -117,4 +117,13 @@ final class BuildTimingTests: XCTestCase {
             XCTAssertTrue(error is InputError, "\(error)")
         }
     }
+
+    /// `--pause-ms`: each timed build follows a sleep, and the sleep is not part of the build's time.
+    func testPausesComeBeforeEachBuildAndAreNotTimed() throws {
+        let spec = try WorkloadSpec.load("tiny")
+        let start = Date()
+        let rows = try BuildTiming.measure(spec, strategies: ["floor"], builds: 4, warmup: 0, pauseMs: 25)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.1)
+        XCTAssertLessThan(rows[0].p99Microseconds, 25_000)
+    }
 }
