@@ -1,4 +1,4 @@
-import TriggerKit
+@testable import TriggerKit
 import XCTest
 
 final class PredicateIndexTests: XCTestCase {
@@ -35,5 +35,48 @@ final class PredicateIndexTests: XCTestCase {
                 XCTAssertEqual(scratch.sortedResults, reference.match(view.event(at: i)), "value \(values[i])")
             }
         }
+    }
+
+    /// Each condition of a crowd is filed under its access predicate (equality before band before
+    /// one-sided range, among filters alone in their clause; thresholds beyond 2^53 do not count), and a
+    /// crowd is indexed only when that classification says probing prunes at least half of it.
+    func testAccessPredicatesAndWhichCrowdsAreIndexed() throws {
+        func condition(_ clauses: String) -> String { #"{"type":"custom_event","event_name":"e","filters":\#(clauses)}"# }
+        func f(_ key: String, _ op: String, _ value: String) -> String { #"{"property":"\#(key)","type":"number","op":"\#(op)","value":\#(value)}"# }
+        let cases: [(String, String)] = [
+            ("band", "[[\(f("v", "gt", "1"))],[\(f("w", "lt", "9"))],[\(f("v", "lte", "5"))]]"),
+            ("range", "[[\(f("v", "gt", "1"))],[\(f("w", "lt", "5"))]]"),
+            ("equality", "[[\(f("v", "gt", "1"))],[\(f("w", "eq", "2"))]]"),
+            ("residual", "[[\(f("v", "gt", "1")),\(f("w", "eq", "2"))]]"),
+            ("residual", "[[\(f("v", "gt", "9007199254740993"))]]"),
+            ("residual", "[]"),
+        ]
+        // Crowd "e": the six cases; crowd "eq": 40 equalities (prunes); crowd "res": 40 residuals (does not).
+        var triggers = cases.enumerated().map { k, c in #"{"id":"c\#(k)","conditions":[\#(condition(c.1))]}"# }
+        for k in 0..<40 {
+            triggers.append(#"{"id":"q\#(k)","conditions":[{"type":"custom_event","event_name":"eq","filters":[[\#(f("v", "eq", "\(k)"))]]}]}"#)
+            triggers.append(#"{"id":"r\#(k)","conditions":[{"type":"custom_event","event_name":"res","filters":[[\#(f("v", "ne", "\(k)"))]]}]}"#)
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        let program = PredicateProgram(set, vocabulary: vocabulary)
+        let buckets = TriggerBuckets(set, vocabulary: vocabulary)
+        let runs = program.runs(for: buckets)
+        func run(_ name: String) -> Range<Int> { runs.range(of: buckets.customByName[Int(vocabulary.symbols.lookup(name)!)]) }
+        for (offset, e) in run("e").enumerated() {
+            let kind: String
+            switch CrowdIndex.access(of: runs.entries[e], in: program) {
+            case .equality(let p): kind = "equality"; XCTAssertEqual(p.code, .numEq)
+            case .band(let lo, let hi): kind = "band"; XCTAssertEqual([lo.code, hi.code], [.numGt, .numLte])
+            case .range(let p): kind = "range"; XCTAssertEqual(p.code, .numGt)
+            case .residual: kind = "residual"
+            }
+            XCTAssertEqual(kind, cases[offset].0, "condition \(offset)")
+        }
+        XCTAssertTrue(CrowdIndex.prunesEnough(entries: run("eq"), of: runs.entries, program: program))
+        XCTAssertFalse(CrowdIndex.prunesEnough(entries: run("res"), of: runs.entries, program: program))
+        let matcher = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        let indexed = (0..<buckets.bucketCount).filter { matcher.crowdOfBucket[$0] >= 0 }
+        XCTAssertEqual(indexed, [Int(buckets.customByName[Int(vocabulary.symbols.lookup("eq")!)])])
     }
 }

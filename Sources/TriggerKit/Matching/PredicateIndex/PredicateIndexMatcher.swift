@@ -47,9 +47,11 @@ public struct PredicateIndexMatcher: Matcher {
         var largestCrowd = 0
         for b in 0..<buckets.bucketCount {
             let range = runs.range(of: Int32(b))
-            guard range.count >= crowdThreshold else { continue }
+            // Classified first, built only if it prunes: building and dropping an index allocated for
+            // every entry (the default set has crowds that do not prune).
+            guard range.count >= crowdThreshold,
+                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program) else { continue }
             let index = CrowdIndex(entries: range, of: runs.entries, program: program)
-            guard index.prunesEnough || !requirePruning else { continue }
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
@@ -147,48 +149,89 @@ struct CrowdIndex: Sendable {
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
     /// (hashing) lookup for a property whose bit is clear.
     var equalityKeys: UInt64 = 0, rangeKeys: UInt64 = 0, bandKeys: UInt64 = 0
-    /// Conditions filed under a one-sided range (`v > c`, …): a probe returns about half of them.
-    var rangedCount = 0
-    var count = 0
 
-    /// Whether probing is expected to return at most half the bucket: residual conditions always come
+    /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
+    /// to match, or in the residual that every probe returns.
+    enum Access {
+        case equality(PredicateProgram.Predicate)
+        /// A lower and an upper bound on one key.
+        case band(PredicateProgram.Predicate, PredicateProgram.Predicate)
+        /// A one-sided numeric range.
+        case range(PredicateProgram.Predicate)
+        case residual
+    }
+
+    /// The access predicate of `entry`, chosen among the filters alone in their clause (so they must
+    /// hold): an equality (a hash probe) first, then a two-sided band on one key, then a one-sided range.
+    /// Reads the program in place, allocating nothing: a build classifies every crowd's conditions first
+    /// and indexes only the crowds that `prunesEnough`.
+    static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Access {
+        var lower: PredicateProgram.Predicate?, firstRanged: PredicateProgram.Predicate?
+        for clause in Int(entry.clauseStart)..<Int(entry.clauseEnd) {
+            let lo = Int(program.clauseStart[clause])
+            guard program.clauseStart[clause + 1] - program.clauseStart[clause] == 1 else { continue }
+            let p = program.predicates[lo]
+            switch p.code {
+            case .numEq, .strEq, .boolEq: return .equality(p)
+            case .numGt, .numGte, .numLt, .numLte:
+                guard RangeLists.threshold(p) != nil else { continue }
+                if firstRanged == nil { firstRanged = p }
+                if lower == nil, p.code == .numGt || p.code == .numGte { lower = p }
+            default: continue
+            }
+        }
+        if let lower {
+            for clause in Int(entry.clauseStart)..<Int(entry.clauseEnd)
+            where program.clauseStart[clause + 1] - program.clauseStart[clause] == 1 {
+                let p = program.predicates[Int(program.clauseStart[clause])]
+                if p.code == .numLt || p.code == .numLte, p.key == lower.key, RangeLists.threshold(p) != nil {
+                    return .band(lower, p)
+                }
+            }
+        }
+        if let firstRanged { return .range(firstRanged) }
+        return .residual
+    }
+
+    /// Whether probing is expected to return at most half of a crowd of `count` conditions with
+    /// `residual` residual ones and `ranged` under a one-sided range: residual conditions always come
     /// back, one-sided ranges about half the time, equalities and bands rarely. Below that, the
     /// probes (hash lookups per property) cost more than screening the whole bucket 64 entries at a
     /// time: on the default workload, indexing every bucket of 32 or more made `predicate-index`
     /// 1.7–1.9× slower than `compiled` (it returned 2.9 candidates per event against 3.2).
-    var prunesEnough: Bool { Double(residual.count) + 0.5 * Double(rangedCount) <= 0.5 * Double(count) }
+    static func prunesEnough(count: Int, residual: Int, ranged: Int) -> Bool {
+        Double(residual) + 0.5 * Double(ranged) <= 0.5 * Double(count)
+    }
+
+    /// `prunesEnough` for the conditions `entries` of `compiled`, without building the index.
+    static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
+        var residual = 0, ranged = 0
+        for e in entries {
+            switch access(of: compiled[e], in: program) {
+            case .residual: residual += 1
+            case .range: ranged += 1
+            case .equality, .band: break
+            }
+        }
+        return prunesEnough(count: entries.count, residual: residual, ranged: ranged)
+    }
 
     init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         var eq: [EqualityKey: [Int32]] = [:]
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
-        count = entries.count
         for e in entries {
-            let condition = compiled[e]
-            // Candidate access predicates: filters alone in their clause (so they must hold).
-            var singles: [PredicateProgram.Predicate] = []
-            for clause in Int(condition.clauseStart)..<Int(condition.clauseEnd) {
-                let lo = Int(program.clauseStart[clause]), hi = Int(program.clauseStart[clause + 1])
-                if hi - lo == 1 { singles.append(program.predicates[lo]) }
-            }
-            // Preference: equality (a hash probe), then a two-sided band on one key, then a one-sided range.
-            if let p = singles.first(where: { [.numEq, .strEq, .boolEq].contains($0.code) }) {
+            switch Self.access(of: compiled[e], in: program) {
+            case .equality(let p):
                 let tag: UInt8 = p.code == .numEq ? p.constTag : (p.code == .strEq ? ValueTag.string.rawValue : ValueTag.bool.rawValue)
                 eq[EqualityKey(key: p.key, tag: tag, bits: p.constBits)!, default: []].append(Int32(e))
-                continue
-            }
-            let ranged = singles.filter { [.numGt, .numGte, .numLt, .numLte].contains($0.code) && RangeLists.threshold($0) != nil }
-            if let lower = ranged.first(where: { $0.code == .numGt || $0.code == .numGte }),
-               let upper = ranged.first(where: { ($0.code == .numLt || $0.code == .numLte) && $0.key == lower.key }) {
+            case .band(let lower, let upper):
                 bandBuild[lower.key, default: []].append((RangeLists.threshold(lower)!, RangeLists.threshold(upper)!, Int32(e)))
-                continue
-            }
-            if let p = ranged.first {
+            case .range(let p):
                 rangeBuild[p.key, default: RangeLists.Builder()].add(p, entry: Int32(e))
-                rangedCount += 1
-                continue
+            case .residual:
+                residual.append(Int32(e))
             }
-            residual.append(Int32(e))
         }
         for (k, list) in eq {
             equality[k] = PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))
