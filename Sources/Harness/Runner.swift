@@ -290,6 +290,10 @@ public final class Runner {
 final class ReaderWorker: @unchecked Sendable {
     let range: Range<Int>
     let events: EventColumns
+    /// Made from the configuration's initial matcher and kept for every snapshot a writer publishes: valid
+    /// because the writer publishes matchers built from the same decoded set (same trigger count, regex
+    /// slots and largest crowd), and a violation would show as a checksum mismatch. A writer publishing
+    /// different sets would need a scratch per snapshot.
     let scratch: MatchScratch
     var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
     var checksum = MatchChecksum()
