@@ -166,11 +166,15 @@ struct CrowdIndex: Sendable {
     /// Reads the program in place, allocating nothing: a build classifies every crowd's conditions first
     /// and indexes only the crowds that `prunesEnough`.
     static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Access {
+        let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
+        /// The clause's predicate when it is the clause's only one.
+        func single(_ clause: Int) -> PredicateProgram.Predicate? {
+            let lo = program.clauseStart[clause]
+            return program.clauseStart[clause + 1] - lo == 1 ? program.predicates[Int(lo)] : nil
+        }
         var lower: PredicateProgram.Predicate?, firstRanged: PredicateProgram.Predicate?
-        for clause in Int(entry.clauseStart)..<Int(entry.clauseEnd) {
-            let lo = Int(program.clauseStart[clause])
-            guard program.clauseStart[clause + 1] - program.clauseStart[clause] == 1 else { continue }
-            let p = program.predicates[lo]
+        for clause in clauses {
+            guard let p = single(clause) else { continue }
             switch p.code {
             case .numEq, .strEq, .boolEq: return .equality(p)
             case .numGt, .numGte, .numLt, .numLte:
@@ -181,9 +185,8 @@ struct CrowdIndex: Sendable {
             }
         }
         if let lower {
-            for clause in Int(entry.clauseStart)..<Int(entry.clauseEnd)
-            where program.clauseStart[clause + 1] - program.clauseStart[clause] == 1 {
-                let p = program.predicates[Int(program.clauseStart[clause])]
+            for clause in clauses {
+                guard let p = single(clause) else { continue }
                 if p.code == .numLt || p.code == .numLte, p.key == lower.key, RangeLists.threshold(p) != nil {
                     return .band(lower, p)
                 }
