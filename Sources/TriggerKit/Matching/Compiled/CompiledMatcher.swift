@@ -31,6 +31,11 @@ public struct CompiledMatcher: Matcher {
         // (A second scan call site was emitted out of line, with its own setup, for every purchase.)
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
+        scanBuckets(a, b, first, i, events, scratch)
+    }
+
+    @inline(never)
+    func scanBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         program.scan(runs.entries, runs.range(of: first), i, events, scratch)
         if !runs.merged, a >= 0, b >= 0 { program.scan(runs.entries, runs.range(of: b), i, events, scratch) }
     }

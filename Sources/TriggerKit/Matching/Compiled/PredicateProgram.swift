@@ -348,9 +348,11 @@ extension PredicateProgram.Tables {
         while run < count {
             let runEnd = min(run &+ 64, count)
             var survivors: UInt64 = 0
-            for k in run..<runEnd {
+            var k = runEnd
+            while k > run {
+                k &-= 1
                 let pass = Self.passesScreen(entries[entry(k)], time: time, action: action, presentKeys: present)
-                survivors |= UInt64(pass ? 1 : 0) &<< UInt64(k &- run)
+                survivors = survivors &<< 1 | UInt64(pass ? 1 : 0)
             }
             while survivors != 0 {
                 let k = run &+ survivors.trailingZeroBitCount
