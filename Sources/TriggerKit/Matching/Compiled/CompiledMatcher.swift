@@ -34,6 +34,8 @@ public struct CompiledMatcher: Matcher {
         scanBuckets(a, b, first, i, events, scratch)
     }
 
+    /// Out of line: four events in five on braze-typical-200 have no bucket, and with the scan inlined
+    /// each of them paid the scan's frame (six saved registers, 0x168 bytes of stack) to return at once.
     @inline(never)
     func scanBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         program.scan(runs.entries, runs.range(of: first), i, events, scratch)

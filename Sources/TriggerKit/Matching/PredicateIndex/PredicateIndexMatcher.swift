@@ -72,6 +72,12 @@ public struct PredicateIndexMatcher: Matcher {
         // One search per event when the runs are merged (see `CompiledMatcher.match`).
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
+        searchBuckets(a, b, first, i, events, scratch)
+    }
+
+    /// Out of line, as in `CompiledMatcher.scanBuckets`: an event without a bucket returns from a small frame.
+    @inline(never)
+    func searchBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         search(first, i, events, scratch)
         if !runs.merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
     }
