@@ -31,8 +31,18 @@ final class EntryScreenTests: XCTestCase {
         trigger("early", event("[]"), window: #","end_time":"2020-01-01T00:00:00Z""#)
         trigger("late", event("[]"), window: #","start_time":"2030-01-01T00:00:00Z""#)
         trigger("open", event("[]"))
+        // Windows are screened as one unsigned range test on order-preserving integer keys of the times:
+        // bounds included, -0 equal to +0, negative times, a window of one instant. (The decoder refuses an
+        // empty window; a `TriggerSet` built in code may hold one, and its entries are left out of the runs.)
+        trigger("zero", event("[]"), window: #","start_time":0,"end_time":0"#)
+        trigger("negative", event("[]"), window: #","start_time":-100,"end_time":-1"#)
+        trigger("instant", event("[]"), window: #","start_time":1800000000,"end_time":1800000000"#)
+        trigger("from-zero", event("[]"), window: #","start_time":0"#)
         trigger("push-a", #"{"type":"push_click","campaign_id":"c","action_id":"a"}"#)
         trigger("push-any", #"{"type":"push_click","campaign_id":"c"}"#)
+        // Push actions share the presence bits with property keys (70 actions, 64 bits): a survivor's
+        // action is still compared exactly.
+        for k in 0..<70 { trigger("push-a\(k)", #"{"type":"push_click","campaign_id":"c","action_id":"a\#(k)"}"#) }
         let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
         let vocabulary = Vocabulary(set)
         var columns = EventColumns(vocabulary: vocabulary)
@@ -50,8 +60,12 @@ final class EntryScreenTests: XCTestCase {
         events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p66": .int(1), "p2": .string("x")]))
         events.append(Event(time: 1_500_000_000, kind: .customEvent(name: "e"), properties: [:]))
         events.append(Event(time: 1_950_000_000, kind: .customEvent(name: "e"), properties: [:]))
-        for action in ["a", "b", nil] {
+        for action in ["a", "b", nil] + (0..<70).filter { $0 % 3 == 0 }.map({ "a\($0)" }) {
             events.append(Event(time: time, kind: .pushClick(campaignID: "c", actionID: action), properties: [:]))
+        }
+        for t in [-0.0, 0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, -100, -50, -1, -0.5, 5, 7, 10, 1_799_999_999.5,
+                  1_800_000_000.5, -1e300, 1e300] {
+            events.append(Event(time: t, kind: .customEvent(name: "e"), properties: [:]))
         }
         for e in events { columns.append(e) }
         let reference = ReferenceMatcher(set)
@@ -74,5 +88,11 @@ final class EntryScreenTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(matched, events.count * 60, "the cases should match (ne triggers hold on most events)")
+        // The window cases are not vacuous: each non-empty window holds for some event and not for another.
+        for id in ["zero", "negative", "instant", "from-zero"] {
+            let t = set.triggers.firstIndex { $0.id == id }!
+            let hits = events.filter { reference.match($0).contains(t) }.count
+            XCTAssert(hits > 0 && hits < events.count, "\(id) matched \(hits) of \(events.count) events")
+        }
     }
 }

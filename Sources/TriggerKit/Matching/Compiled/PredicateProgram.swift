@@ -47,8 +47,9 @@ public final class PredicateProgram: Sendable {
     /// Condition `(t, k)` is `conditions[conditionStart[t] + k]`.
     @usableFromInline let conditions: [CompiledCondition]
     @usableFromInline let conditionStart: [Int32]
-    @usableFromInline let windowStart: [Double]
-    @usableFromInline let windowEnd: [Double]
+    /// Each trigger's window as `timeKey`s: from, and the span to its end (see `Entry.windowFrom`).
+    @usableFromInline let windowFrom: [Int64]
+    @usableFromInline let windowSpan: [UInt64]
     @usableFromInline let stringSets: FrozenBuffer<Int32>
     @usableFromInline let numberSetTags: FrozenBuffer<UInt8>
     @usableFromInline let numberSetBits: FrozenBuffer<UInt64>
@@ -81,16 +82,19 @@ public final class PredicateProgram: Sendable {
         var regexSlot: [String: Int32] = [:]
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
 
-        var windowStart: [Double] = [], windowEnd: [Double] = []
-        windowStart.reserveCapacity(set.triggers.count)
-        windowEnd.reserveCapacity(set.triggers.count)
+        var windowFrom: [Int64] = [], windowSpan: [UInt64] = []
+        windowFrom.reserveCapacity(set.triggers.count)
+        windowSpan.reserveCapacity(set.triggers.count)
         conditionStart.reserveCapacity(set.triggers.count)
         // Indices, not `for trigger in set.triggers`: copying each Trigger out of the array retained and
         // released every field (rebuilding the set is a publication's cost).
         for t in set.triggers.indices {
             conditionStart.append(Int32(conditions.count))
-            windowStart.append(set.triggers[t].startTime ?? -.infinity)
-            windowEnd.append(set.triggers[t].endTime ?? .infinity)
+            let from = Self.timeKey(set.triggers[t].startTime ?? -.infinity), to = Self.timeKey(set.triggers[t].endTime ?? .infinity)
+            // An empty window (end before start) gets span 0 from the largest key: only an event at
+            // +infinity would pass, and none exists (times are finite); `entry` drops such entries anyway.
+            windowFrom.append(from <= to ? from : .max)
+            windowSpan.append(from <= to ? UInt64(bitPattern: to &- from) : 0)
             let triggerConditions = set.triggers[t].conditions
             for k in triggerConditions.indices {
                 let first = Int32(clauseStart.count - 1)
@@ -172,8 +176,8 @@ public final class PredicateProgram: Sendable {
         self.numberSetBits = FrozenBuffer(numberBits)
         self.regexes = regexes
         regexBuffer = FrozenBuffer(regexes)
-        self.windowStart = windowStart
-        self.windowEnd = windowEnd
+        self.windowFrom = windowFrom
+        self.windowSpan = windowSpan
         tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
@@ -234,18 +238,33 @@ public final class PredicateProgram: Sendable {
         @usableFromInline var action: Int32
         @usableFromInline var clauseStart: Int32
         @usableFromInline var clauseEnd: Int32
-        @usableFromInline var windowStart: Double
-        @usableFromInline var windowEnd: Double
-        /// The condition's required property keys as presence bits: an event whose properties lack
-        /// one of them is rejected by one mask test, before any predicate is looked at.
+        /// The trigger's window as one unsigned range test: an event at `time` is inside it exactly when
+        /// `UInt64(bitPattern: timeKey(time) &- windowFrom) <= windowSpan` (`timeKey` preserves order).
+        @usableFromInline var windowFrom: Int64
+        @usableFromInline var windowSpan: UInt64
+        /// The condition's required property keys as presence bits, plus the bit of its push action
+        /// when it names one: an event whose properties (and action) lack one of them is rejected by one
+        /// mask test, before any predicate is looked at. Bits can collide, so a survivor's action is
+        /// still compared exactly.
         @usableFromInline var requiredKeys: UInt64
     }
 
-    /// The compiled form of one bucket entry.
-    func entry(_ e: TriggerBuckets.Entry) -> Entry {
+    /// The compiled form of one bucket entry, or nil when it can never match (its action is one no
+    /// event carries, or its trigger's window is empty): such entries are left out of the runs.
+    func entry(_ e: TriggerBuckets.Entry) -> Entry? {
         let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
-        return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd,
-                     windowStart: windowStart[Int(e.trigger)], windowEnd: windowEnd[Int(e.trigger)], requiredKeys: c.requiredKeys)
+        let span = windowSpan[Int(e.trigger)], from = windowFrom[Int(e.trigger)]
+        guard c.action != -2, from != .max || span != 0 else { return nil }
+        return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd, windowFrom: from,
+                     windowSpan: span, requiredKeys: c.requiredKeys | (c.action >= 0 ? Self.keyBit(c.action) : 0))
+    }
+
+    /// A double's bits as an integer in the same order as the doubles (negative ones have their
+    /// magnitude bits flipped; -0 counts as +0). Times and window bounds are never NaN.
+    @inlinable @inline(__always)
+    static func timeKey(_ d: Double) -> Int64 {
+        let b = Int64(bitPattern: (d + 0).bitPattern)  // + 0 turns -0 into +0
+        return b ^ ((b &>> 63) & .max)
     }
 
     /// The compiled entries laid out so that one contiguous run per bucket holds everything an event
@@ -263,9 +282,9 @@ public final class PredicateProgram: Sendable {
         var start: [Int32] = [0]
         start.reserveCapacity(buckets.bucketCount + 1)
         for b in 0..<buckets.bucketCount {
-            for k in buckets.range(of: Int32(b)) { out.append(entry(buckets.entries[k])) }
+            for k in buckets.range(of: Int32(b)) { if let e = entry(buckets.entries[k]) { out.append(e) } }
             if merged, companion[b] >= 0 {
-                for k in buckets.range(of: companion[b]) { out.append(entry(buckets.entries[k])) }
+                for k in buckets.range(of: companion[b]) { if let e = entry(buckets.entries[k]) { out.append(e) } }
             }
             start.append(Int32(out.count))
         }
@@ -342,7 +361,9 @@ extension PredicateProgram.Tables {
     func screenAndEvaluate(_ entries: UnsafeMutablePointer<PredicateProgram.Entry>, count: Int, _ i: Int, _ events: EventView,
                            _ scratch: MatchScratch, entry: (Int) -> Int) {
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
-        let time = events.times[i], action = events.actions[i], present = scratch.presentKeys
+        let time = PredicateProgram.timeKey(events.times[i]), action = events.actions[i]
+        // The event's action joins its property keys in the presence bits (see `Entry.requiredKeys`).
+        let present = scratch.presentKeys | (action >= 0 ? PredicateProgram.keyBit(action) : 0)
         var evaluated = 0
         var run = 0
         while run < count {
@@ -351,14 +372,15 @@ extension PredicateProgram.Tables {
             var k = runEnd
             while k > run {
                 k &-= 1
-                let pass = Self.passesScreen(entries[entry(k)], time: time, action: action, presentKeys: present)
+                let pass = Self.passesScreen(entries[entry(k)], timeKey: time, presentKeys: present)
                 survivors = survivors &<< 1 | UInt64(pass ? 1 : 0)
             }
             while survivors != 0 {
                 let k = run &+ survivors.trailingZeroBitCount
                 survivors &= survivors &- 1
                 let e = entries[entry(k)]
-                if scratch.alreadyMatched(e.trigger) { continue }
+                // The action's bit passed the screen; the action itself is checked here (rarely reached: push clicks).
+                if e.action >= 0 && e.action != action || scratch.alreadyMatched(e.trigger) { continue }
                 evaluated &+= 1
                 if clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
             }
@@ -367,16 +389,16 @@ extension PredicateProgram.Tables {
         scratch.candidates &+= evaluated
     }
 
-    /// The entry's cheap necessary conditions, without a branch: the trigger's time window, the push
-    /// action and the required property keys (against the event's `MatchScratch.presentKeys`). A
-    /// bucket scan computes this for a run of entries at once and evaluates clauses only for those passing.
+    /// The entry's cheap necessary conditions, without a branch: the trigger's time window (one
+    /// unsigned range test on `timeKey`s) and the required property keys and push action (one mask
+    /// test against the event's `MatchScratch.presentKeys` and action bit). A bucket scan computes
+    /// this for a run of entries at once and evaluates clauses only for those passing.
     @inlinable @inline(__always)
-    static func passesScreen(_ entry: PredicateProgram.Entry, time: Double, action: Int32, presentKeys: UInt64) -> Bool {
+    static func passesScreen(_ entry: PredicateProgram.Entry, timeKey: Int64, presentKeys: UInt64) -> Bool {
         // Bitwise `&` of 0/1 words instead of `&&`: every test is computed, none is a jump.
-        let inWindow = UInt64(time >= entry.windowStart ? 1 : 0) & UInt64(time <= entry.windowEnd ? 1 : 0)
-        let actionFits = UInt64(entry.action == -1 ? 1 : 0) | UInt64(entry.action == action ? 1 : 0)
+        let inWindow = UInt64(UInt64(bitPattern: timeKey &- entry.windowFrom) <= entry.windowSpan ? 1 : 0)
         let keysPresent = UInt64(entry.requiredKeys & ~presentKeys == 0 ? 1 : 0)
-        return inWindow & actionFits & keysPresent != 0
+        return inWindow & keysPresent != 0
     }
 
     /// Every clause of the entry (a conjunction of disjunctions). The event's properties must be
