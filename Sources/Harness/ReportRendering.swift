@@ -47,7 +47,7 @@ extension RunReport {
                                   Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
-        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor.")
+        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition).")
         return out.joined(separator: "\n")
     }
 

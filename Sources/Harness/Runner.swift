@@ -280,9 +280,20 @@ public final class Runner {
                 all.first { $0.strategy == name && $0.threads == r.threads && $0.publication == r.publication }
                     ?? all.first { $0.strategy == name }
             }
-            if let ref = peer(ReferenceStrategy.strategyName) { results[k].speedupVsReference = ref.nsPerEvent.mean / r.nsPerEvent.mean }
-            if let floor = peer(FloorMatcher.strategyName) { results[k].ratioToFloor = r.nsPerEvent.mean / floor.nsPerEvent.mean }
+            if let ref = peer(ReferenceStrategy.strategyName) { results[k].speedupVsReference = ratio(ref, r) }
+            if let floor = peer(FloorMatcher.strategyName) { results[k].ratioToFloor = ratio(r, floor) }
         }
+    }
+
+    /// `a`'s time per event over `b`'s. With repetitions, the median over repetitions of the ratio within
+    /// each: repetitions are interleaved, so repetition k of both ran within seconds of each other, and a
+    /// slow spell of a shared host that hits one repetition hits both sides of its ratio (the ratio of
+    /// the means let one slow repetition of either side move it). Without, the ratio of the means.
+    static func ratio(_ a: StrategyResult, _ b: StrategyResult) -> Double {
+        guard let x = a.nsPerEventSamples, let y = b.nsPerEventSamples, x.count == y.count, !x.isEmpty else {
+            return a.nsPerEvent.mean / b.nsPerEvent.mean
+        }
+        return MannWhitney.median(zip(x, y).map { $0 / $1 })
     }
 }
 

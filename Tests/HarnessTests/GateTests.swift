@@ -28,18 +28,19 @@ final class MannWhitneyTests: XCTestCase {
     }
 }
 
-final class GateTests: XCTestCase {
-    func result(_ strategy: String = "compiled", checksum: String = "abc", allocations: Double = 0, instructions: Double? = 1000,
-                samples: [Double]? = [10, 10.1, 9.9, 10.05, 9.95]) -> StrategyResult {
-        StrategyResult(
-            strategy: strategy, publication: .none, threads: 1, events: 100, matches: 5, checksum: checksum, eventsPerSecond: 1e8,
-            nsPerEvent: .init(mean: 10, p50: 10, p90: 11, p99: 12, p999: 13, max: 20), allocationsPerEvent: allocations,
-            bytesPerEvent: 0, jemalloc: .init(allocated: 0, active: 0, resident: 0, mapped: 0, metadata: 0, retained: 0),
-            matchesPerEvent: 0.05, candidatesPerEvent: 1, cpuSeconds: 1, wallSeconds: 1, speedupVsReference: nil,
-            ratioToFloor: nil, buildSeconds: 0, publications: nil, rebuildMsPerPublication: nil, rebuildCpuMsPerPublication: nil, perThreadEventsPerSecond: nil, nsPerEventSamples: samples,
-            instructionsPerEvent: instructions, heapBytesBeforePublishing: nil, heapBytesAfterPublishing: nil)
-    }
+/// A result with everything but the named fields fixed (shared by the gate and ratio tests).
+func strategyResult(_ strategy: String = "compiled", checksum: String = "abc", allocations: Double = 0, instructions: Double? = 1000,
+                    samples: [Double]? = [10, 10.1, 9.9, 10.05, 9.95]) -> StrategyResult {
+    StrategyResult(
+        strategy: strategy, publication: .none, threads: 1, events: 100, matches: 5, checksum: checksum, eventsPerSecond: 1e8,
+        nsPerEvent: .init(mean: 10, p50: 10, p90: 11, p99: 12, p999: 13, max: 20), allocationsPerEvent: allocations,
+        bytesPerEvent: 0, jemalloc: .init(allocated: 0, active: 0, resident: 0, mapped: 0, metadata: 0, retained: 0),
+        matchesPerEvent: 0.05, candidatesPerEvent: 1, cpuSeconds: 1, wallSeconds: 1, speedupVsReference: nil,
+        ratioToFloor: nil, buildSeconds: 0, publications: nil, rebuildMsPerPublication: nil, rebuildCpuMsPerPublication: nil, perThreadEventsPerSecond: nil, nsPerEventSamples: samples,
+        instructionsPerEvent: instructions, heapBytesBeforePublishing: nil, heapBytesAfterPublishing: nil)
+}
 
+final class GateTests: XCTestCase {
     func report(_ results: [StrategyResult], cpu: String = "cpu", build: String = "release") -> RunReport {
         RunReport(build: build, environment: Environment(cpu: cpu, cores: 2, kernel: "k", swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
                   workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results)
@@ -50,47 +51,47 @@ final class GateTests: XCTestCase {
     }
 
     func testIdenticalResultsPass() throws {
-        XCTAssertTrue(try gate(result(), result()).regressions.isEmpty)
+        XCTAssertTrue(try gate(strategyResult(), strategyResult()).regressions.isEmpty)
     }
 
     func testOneExtraAllocationPerEventFails() throws {
-        let r = try gate(result(), result(allocations: 1))
+        let r = try gate(strategyResult(), strategyResult(allocations: 1))
         XCTAssertEqual(r.regressions.map(\.metric), ["allocations/event"])
     }
 
     func testChangedChecksumFails() throws {
-        XCTAssertEqual(try gate(result(), result(checksum: "abd")).regressions.map(\.metric), ["checksum"])
+        XCTAssertEqual(try gate(strategyResult(), strategyResult(checksum: "abd")).regressions.map(\.metric), ["checksum"])
     }
 
     func testInstructionsBeyondToleranceFailAndWithinPass() throws {
-        XCTAssertEqual(try gate(result(), result(instructions: 1030)).regressions.map(\.metric), ["instructions/event"])
-        XCTAssertTrue(try gate(result(), result(instructions: 1015)).regressions.isEmpty)
-        XCTAssertEqual(try gate(result(), result(instructions: nil)).regressions.map(\.metric), ["instructions/event"])
+        XCTAssertEqual(try gate(strategyResult(), strategyResult(instructions: 1030)).regressions.map(\.metric), ["instructions/event"])
+        XCTAssertTrue(try gate(strategyResult(), strategyResult(instructions: 1015)).regressions.isEmpty)
+        XCTAssertEqual(try gate(strategyResult(), strategyResult(instructions: nil)).regressions.map(\.metric), ["instructions/event"])
     }
 
     func testSignificantSlowdownFailsOnlyWhenEnforced() throws {
-        let slower = result(samples: [12, 12.1, 11.9, 12.05, 11.95])
-        XCTAssertEqual(try gate(result(), slower).regressions.map(\.metric), ["ns/event (median)"])
+        let slower = strategyResult(samples: [12, 12.1, 11.9, 12.05, 11.95])
+        XCTAssertEqual(try gate(strategyResult(), slower).regressions.map(\.metric), ["ns/event (median)"])
         var options = Gate.Options()
         options.wallClock = .informational
-        XCTAssertTrue(try gate(result(), slower, options).regressions.isEmpty)
+        XCTAssertTrue(try gate(strategyResult(), slower, options).regressions.isEmpty)
     }
 
     func testSlowdownBelowTheMinimumEffectPasses() throws {
-        XCTAssertTrue(try gate(result(), result(samples: [10.3, 10.4, 10.2, 10.35, 10.25])).regressions.isEmpty)
+        XCTAssertTrue(try gate(strategyResult(), strategyResult(samples: [10.3, 10.4, 10.2, 10.35, 10.25])).regressions.isEmpty)
     }
 
     func testUnlikeEnvironmentsAreRefusedUnlessAllowed() throws {
-        XCTAssertThrowsError(try Gate.compare(baseline: report([result()]), current: report([result()], cpu: "other"), options: .init()))
-        XCTAssertThrowsError(try Gate.compare(baseline: report([result()]), current: report([result()], build: "debug"), options: .init()))
+        XCTAssertThrowsError(try Gate.compare(baseline: report([strategyResult()]), current: report([strategyResult()], cpu: "other"), options: .init()))
+        XCTAssertThrowsError(try Gate.compare(baseline: report([strategyResult()]), current: report([strategyResult()], build: "debug"), options: .init()))
         var options = Gate.Options()
         options.allowedDifferences = ["cpu"]
-        let r = try Gate.compare(baseline: report([result()]), current: report([result()], cpu: "other"), options: options)
+        let r = try Gate.compare(baseline: report([strategyResult()]), current: report([strategyResult()], cpu: "other"), options: options)
         XCTAssertEqual(r.notes.count, 1)
     }
 
     func testMissingRowFails() throws {
-        let r = try Gate.compare(baseline: report([result(), result("floor")]), current: report([result()]), options: .init())
+        let r = try Gate.compare(baseline: report([strategyResult(), strategyResult("floor")]), current: report([strategyResult()]), options: .init())
         XCTAssertEqual(r.regressions.map(\.row), ["floor none ×1"])
     }
 
@@ -125,5 +126,36 @@ final class BuildTimingTests: XCTestCase {
         let rows = try BuildTiming.measure(spec, strategies: ["floor"], builds: 4, warmup: 0, pauseMs: 25)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.1)
         XCTAssertLessThan(rows[0].p99Microseconds, 25_000)
+    }
+}
+
+final class RatioTests: XCTestCase {
+    func timed(_ strategy: String, mean: Double, samples: [Double]?) -> StrategyResult {
+        var r = strategyResult(strategy, samples: samples)
+        r.nsPerEvent.mean = mean
+        return r
+    }
+
+    func testWithRepetitionsTheRatioIsTheMedianOfTheRatiosWithinEachRepetition() {
+        // Repetition 3 hit a slow spell on both sides; repetition 5 only on the floor side.
+        let compiled = timed("compiled", mean: 36, samples: [30, 31, 60, 29, 30])
+        let floor = timed("floor", mean: 14, samples: [10, 10, 20, 10, 20])
+        XCTAssertEqual(Runner.ratio(compiled, floor), 3.0, accuracy: 1e-12)  // ratios 3, 3.1, 3, 2.9, 1.5
+        XCTAssertEqual(compiled.nsPerEvent.mean / floor.nsPerEvent.mean, 2.571, accuracy: 1e-3)  // what the means said
+    }
+
+    func testWithoutRepetitionsOrWithUnequalCountsTheRatioOfTheMeans() {
+        let floor = timed("floor", mean: 8, samples: nil)
+        XCTAssertEqual(Runner.ratio(timed("compiled", mean: 24, samples: nil), floor), 3.0)
+        XCTAssertEqual(Runner.ratio(timed("compiled", mean: 24, samples: [20, 30]), timed("floor", mean: 8, samples: [8, 8, 8])), 3.0)
+    }
+
+    func testAddRatiosFillsBothColumnsFromPairedRepetitions() {
+        var results = [timed("reference", mean: 1000, samples: [1000, 2000]), timed("compiled", mean: 20, samples: [10, 40]),
+                       timed("floor", mean: 5, samples: [5, 10])]
+        Runner.addRatios(&results)
+        XCTAssertEqual(results[1].speedupVsReference!, 75, accuracy: 1e-9)  // median of 100 and 50
+        XCTAssertEqual(results[1].ratioToFloor!, 3, accuracy: 1e-9)  // median of 2 and 4
+        XCTAssertEqual(results[2].ratioToFloor!, 1, accuracy: 1e-9)
     }
 }
