@@ -159,3 +159,36 @@ final class RatioTests: XCTestCase {
         XCTAssertEqual(results[2].ratioToFloor!, 1, accuracy: 1e-9)
     }
 }
+
+final class BuildComparisonTests: XCTestCase {
+    func run(_ compiled: [Double], _ floor: [Double], checksum: String = "abc") -> RunReport {
+        var c = strategyResult("compiled", checksum: checksum, samples: compiled)
+        c.nsPerEvent.mean = compiled.reduce(0, +) / Double(compiled.count)
+        var f = strategyResult("floor", checksum: "00000000", samples: floor)
+        f.nsPerEvent.mean = floor.reduce(0, +) / Double(floor.count)
+        return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: "k", swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+                         workload: .init(name: "w", seed: 1, events: 100, triggers: 10), results: [c, f])
+    }
+
+    func testRunsOfABuildArePooledAndRatiosPairedWithinARepetition() throws {
+        let comparison = try BuildComparison(reports: [
+            (build: "old", runs: [run([30, 33], [10, 11]), run([60, 31], [20, 10])]),  // the third repetition hit a slow spell
+            (build: "new", runs: [run([24, 26], [8, 8.5]), run([25, 23], [8, 7.9])]),
+        ], baseline: "floor")
+        XCTAssertEqual(comparison.rows.map(\.build), ["old", "old", "new", "new"])
+        let old = comparison.rows[0], new = comparison.rows[2]
+        XCTAssertEqual(old.bestNs, 30)
+        XCTAssertEqual(old.medianNs, 32)  // 30, 31, 33, 60
+        XCTAssertEqual(old.medianRatio!, 3.0, accuracy: 1e-12)  // ratios 3, 3, 3, 3.1
+        XCTAssertEqual(old.bestRatio!, 3.0, accuracy: 1e-12)
+        XCTAssertEqual(old.samples, 4)
+        XCTAssertEqual(new.bestRatio!, 23 / 7.9, accuracy: 1e-12)
+        XCTAssertNil(comparison.rows[1].medianRatio)
+        XCTAssert(comparison.table(baseline: "floor").contains("new   compiled"))
+    }
+
+    func testBuildsThatMatchDifferentlyAreRefused() {
+        XCTAssertThrowsError(try BuildComparison(reports: [(build: "a", runs: [run([1], [1])]), (build: "b", runs: [run([1], [1], checksum: "abd")])],
+                                                 baseline: "floor")) { XCTAssert("\($0)".contains("build b matched with checksum abd")) }
+    }
+}

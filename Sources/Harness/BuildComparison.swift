@@ -1,0 +1,104 @@
+import Foundation
+import TriggerKit
+
+/// Two or more builds of `bench` compared on one workload (`bench ab`): each build's `bench run --json`
+/// reports, from runs that alternate between the builds, pooled per build. On a shared host the speed
+/// drifts over minutes, so one run per build compares the host's moods as much as the code; alternating
+/// spreads each mood over every build, and within a run every repetition of one strategy sits next to
+/// the same repetition of the others (`Runner` interleaves them), so ratios are taken within a repetition.
+public struct BuildComparison: Sendable {
+    public struct Row: Sendable, Equatable {
+        public var build: String
+        public var strategy: String
+        /// Over every repetition of every run of this build: the least and the median ns/event.
+        public var bestNs: Double
+        public var medianNs: Double
+        /// Median, over every repetition, of this strategy's ns/event over the baseline strategy's in the
+        /// same repetition; nil for the baseline itself or when it was not run.
+        public var medianRatio: Double?
+        /// `bestNs` over the baseline strategy's `bestNs` (the least disturbed figure of each).
+        public var bestRatio: Double?
+        public var samples: Int
+    }
+
+    public var rows: [Row] = []
+
+    /// Pools `reports[build]` (each build's runs, in any order). Every evaluating strategy must report the
+    /// same checksum in every run of every build (the builds must match alike; a difference is a bug in
+    /// one of them); `baseline` (usually `floor`) is what the ratios divide by.
+    public init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
+        var checksums: [String: (build: String, checksum: String)] = [:]
+        for (build, runs) in reports {
+            var samples: [String: [Double]] = [:]
+            var ratios: [String: [Double]] = [:]
+            var order: [String] = []
+            for run in runs {
+                let rows = run.results.filter { $0.threads == 1 && $0.publication == .none }
+                let base = rows.first { $0.strategy == baseline }
+                for r in rows {
+                    if r.strategy != FloorMatcher.strategyName {
+                        if let seen = checksums[r.strategy], seen.checksum != r.checksum {
+                            throw ChecksumMismatch(description: "\(r.strategy): build \(build) matched with checksum \(r.checksum), build \(seen.build) with \(seen.checksum)")
+                        }
+                        checksums[r.strategy] = (build, r.checksum)
+                    }
+                    if samples[r.strategy] == nil { order.append(r.strategy) }
+                    let own = r.nsPerEventSamples ?? [r.nsPerEvent.mean]
+                    samples[r.strategy, default: []] += own
+                    if r.strategy != baseline, let base {
+                        let theirs = base.nsPerEventSamples ?? [base.nsPerEvent.mean]
+                        if theirs.count == own.count { ratios[r.strategy, default: []] += zip(own, theirs).map { $0 / $1 } }
+                    }
+                }
+            }
+            let bestBase = samples[baseline]?.min()
+            for strategy in order {
+                let s = samples[strategy]!
+                let best = s.min()!
+                rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: MannWhitney.median(s),
+                                medianRatio: ratios[strategy].map { MannWhitney.median($0) },
+                                bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count))
+            }
+        }
+    }
+
+    /// The comparison as a text table, one row per (build, strategy).
+    public func table(baseline: String) -> String {
+        let width = max(5, rows.map(\.build.count).max() ?? 0)
+        var lines = ["build".padding(toLength: width, withPad: " ", startingAt: 0)
+                     + " strategy          best ns  median ns  ×\(baseline) (median of paired)  ×\(baseline) (best/best)  samples"]
+        for r in rows {
+            lines.append(r.build.padding(toLength: width, withPad: " ", startingAt: 0) + " "
+                         + r.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)
+                         + String(format: "  %7.1f  %9.1f", r.bestNs, r.medianNs)
+                         + (r.medianRatio.map { String(format: "  %25.2f×", $0) } ?? String(repeating: " ", count: 28))
+                         + (r.bestRatio.map { String(format: "  %20.2f×", $0) } ?? String(repeating: " ", count: 23))
+                         + String(format: "  %7d", r.samples))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension BuildComparison {
+    /// Runs `path run --workload … --strategies … --events … --repetitions … --json F` for each build in
+    /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
+    /// absolute path to a `bench` executable; the names shown are the paths as given.
+    public static func measure(builds: [String], workload: String, strategies: [String], events: Int, repetitions: Int,
+                               rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-ab-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var reports: [[RunReport]] = builds.map { _ in [] }
+        for round in 0..<rounds {
+            for (k, build) in builds.enumerated() {
+                progress("round \(round + 1)/\(rounds): \(build)")
+                let out = work.appendingPathComponent("run-\(round)-\(k).json").path
+                try InstructionCounter.run(build, ["run", "--workload", workload, "--strategies", strategies.joined(separator: ","),
+                                                   "--events", String(events), "--repetitions", String(repetitions), "--json", out],
+                                           what: "\(build) run")
+                reports[k].append(try RunReport.load(out))
+            }
+        }
+        return try BuildComparison(reports: Array(zip(builds, reports)).map { (build: $0.0, runs: $0.1) }, baseline: baseline)
+    }
+}
