@@ -96,3 +96,27 @@ final class EntryScreenTests: XCTestCase {
         }
     }
 }
+
+extension EntryScreenTests {
+    /// The decoder refuses a window that ends before it starts; a set built in code can hold one. Its
+    /// entries are left out of the runs (the unsigned range test would wrap on it), so nothing matches.
+    func testAnEmptyWindowBuiltInCodeNeverMatches() {
+        let condition = Condition.customEvent(name: "e", filters: FilterCNF(clauses: []))
+        let set = TriggerSet(triggers: [Trigger(id: "empty", startTime: 10, endTime: 5, conditions: [condition]),
+                                        Trigger(id: "open", conditions: [condition])])
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        for t in [0.0, 5, 7, 10, 1e9] { columns.append(Event(time: t, kind: .customEvent(name: "e"), properties: [:])) }
+        let reference = ReferenceMatcher(set)
+        for matcher in [CompiledMatcher(set, vocabulary: vocabulary) as any Matcher, PredicateIndexMatcher(set, vocabulary: vocabulary)] {
+            let scratch = matcher.makeScratch(for: columns)
+            columns.withView { view in
+                for i in 0..<view.count {
+                    matcher.match(i, in: view, scratch: scratch)
+                    XCTAssertEqual(scratch.sortedResults, reference.match(view.event(at: i)))
+                    XCTAssertEqual(scratch.sortedResults, [1])
+                }
+            }
+        }
+    }
+}

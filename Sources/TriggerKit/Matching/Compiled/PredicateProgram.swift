@@ -47,9 +47,9 @@ public final class PredicateProgram: Sendable {
     /// Condition `(t, k)` is `conditions[conditionStart[t] + k]`.
     @usableFromInline let conditions: [CompiledCondition]
     @usableFromInline let conditionStart: [Int32]
-    /// Each trigger's window as `timeKey`s: from, and the span to its end (see `Entry.windowFrom`).
+    /// Each trigger's window bounds as `timeKey`s (see `Entry.windowFrom`).
     @usableFromInline let windowFrom: [Int64]
-    @usableFromInline let windowSpan: [UInt64]
+    @usableFromInline let windowTo: [Int64]
     @usableFromInline let stringSets: FrozenBuffer<Int32>
     @usableFromInline let numberSetTags: FrozenBuffer<UInt8>
     @usableFromInline let numberSetBits: FrozenBuffer<UInt64>
@@ -82,19 +82,16 @@ public final class PredicateProgram: Sendable {
         var regexSlot: [String: Int32] = [:]
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
 
-        var windowFrom: [Int64] = [], windowSpan: [UInt64] = []
+        var windowFrom: [Int64] = [], windowTo: [Int64] = []
         windowFrom.reserveCapacity(set.triggers.count)
-        windowSpan.reserveCapacity(set.triggers.count)
+        windowTo.reserveCapacity(set.triggers.count)
         conditionStart.reserveCapacity(set.triggers.count)
         // Indices, not `for trigger in set.triggers`: copying each Trigger out of the array retained and
         // released every field (rebuilding the set is a publication's cost).
         for t in set.triggers.indices {
             conditionStart.append(Int32(conditions.count))
-            let from = Self.timeKey(set.triggers[t].startTime ?? -.infinity), to = Self.timeKey(set.triggers[t].endTime ?? .infinity)
-            // An empty window (end before start) gets span 0 from the largest key: only an event at
-            // +infinity would pass, and none exists (times are finite); `entry` drops such entries anyway.
-            windowFrom.append(from <= to ? from : .max)
-            windowSpan.append(from <= to ? UInt64(bitPattern: to &- from) : 0)
+            windowFrom.append(Self.timeKey(set.triggers[t].startTime ?? -.infinity))
+            windowTo.append(Self.timeKey(set.triggers[t].endTime ?? .infinity))
             let triggerConditions = set.triggers[t].conditions
             for k in triggerConditions.indices {
                 let first = Int32(clauseStart.count - 1)
@@ -177,7 +174,7 @@ public final class PredicateProgram: Sendable {
         self.regexes = regexes
         regexBuffer = FrozenBuffer(regexes)
         self.windowFrom = windowFrom
-        self.windowSpan = windowSpan
+        self.windowTo = windowTo
         tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
@@ -253,10 +250,10 @@ public final class PredicateProgram: Sendable {
     /// event carries, or its trigger's window is empty): such entries are left out of the runs.
     func entry(_ e: TriggerBuckets.Entry) -> Entry? {
         let c = conditions[Int(conditionStart[Int(e.trigger)]) + Int(e.condition)]
-        let span = windowSpan[Int(e.trigger)], from = windowFrom[Int(e.trigger)]
-        guard c.action != -2, from != .max || span != 0 else { return nil }
+        let from = windowFrom[Int(e.trigger)], to = windowTo[Int(e.trigger)]
+        guard c.action != -2, from <= to else { return nil }
         return Entry(trigger: e.trigger, action: c.action, clauseStart: c.clauseStart, clauseEnd: c.clauseEnd, windowFrom: from,
-                     windowSpan: span, requiredKeys: c.requiredKeys | (c.action >= 0 ? Self.keyBit(c.action) : 0))
+                     windowSpan: UInt64(bitPattern: to &- from), requiredKeys: c.requiredKeys | (c.action >= 0 ? Self.keyBit(c.action) : 0))
     }
 
     /// A double's bits as an integer in the same order as the doubles (negative ones have their
