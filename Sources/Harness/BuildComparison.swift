@@ -93,7 +93,7 @@ extension BuildComparison {
             for (k, build) in builds.enumerated() {
                 progress("round \(round + 1)/\(rounds): \(build)")
                 let out = work.appendingPathComponent("run-\(round)-\(k).json").path
-                try InstructionCounter.run(build, ["run", "--workload", workload, "--strategies", strategies.joined(separator: ","),
+                try Subprocess.run(build, ["run", "--workload", workload, "--strategies", strategies.joined(separator: ","),
                                                    "--events", String(events), "--repetitions", String(repetitions), "--json", out],
                                            what: "\(build) run")
                 reports[k].append(try RunReport.load(out))

@@ -63,7 +63,7 @@ public enum InstructionCounter {
         // valgrind 3.19 gives up on the debug info swiftc writes ("possibly corrupted debuginfo"): count a
         // copy without it. Instructions are the same; only symbol names for annotation are lost.
         let binary = work.appendingPathComponent("bench").path
-        try run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
+        try Subprocess.run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
         var counts: [Count] = []
         for (k, strategy) in strategies.enumerated() {
             progress("callgrind \(k + 1)/\(strategies.count): \(strategy)")
@@ -72,7 +72,7 @@ public enum InstructionCounter {
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
                         binary, "instructions", "--child", strategy, "--workload", workload, "--events", String(n)]
             if let eventsOverride { args += ["--workload-events", String(eventsOverride)] }
-            let stdout = try run(valgrind, args, what: "valgrind --tool=callgrind")
+            let stdout = try Subprocess.run(valgrind, args, what: "valgrind --tool=callgrind")
             guard let checksum = stdout.split(separator: "\n").last(where: { $0.hasPrefix("checksum ") })?.dropFirst(9) else {
                 throw InputError(file: out, path: "", reason: "the counted child printed no checksum")
             }
@@ -109,50 +109,5 @@ public enum InstructionCounter {
 
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    /// Runs a tool to completion; returns its standard output, or throws with its standard error.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String], what: String) throws -> String {
-        let process = Process()
-        // Swift seeds Set and Dictionary hashing per process; a fixed seed keeps instruction counts repeatable.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        do { try process.run() } catch {
-            throw InputError(file: tool, path: "", reason: "cannot run \(what): \(error.localizedDescription)")
-        }
-        // Drain standard error on another thread while reading standard output, so a chatty tool cannot
-        // fill one pipe and block.
-        let errorText = PipeDrain(err.fileHandleForReading)
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let stderr = errorText.wait()
-        guard process.terminationStatus == 0 else {
-            let tail = stderr.split(separator: "\n").suffix(5).joined(separator: "\n")
-            throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus):\n\(tail)")
-        }
-        return stdout
-    }
-}
-
-/// Reads a pipe to its end on a background thread.
-final class PipeDrain: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,0 +1,50 @@
+import Foundation
+import TriggerKit
+
+/// Runs the tools the harness drives (valgrind, strip, other builds of bench).
+enum Subprocess {
+    /// Runs a tool to completion; returns its standard output, or throws with its standard error.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], what: String) throws -> String {
+        let process = Process()
+        // Swift seeds Set and Dictionary hashing per process; a fixed seed keeps instruction counts repeatable.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        do { try process.run() } catch {
+            throw InputError(file: tool, path: "", reason: "cannot run \(what): \(error.localizedDescription)")
+        }
+        // Drain standard error on another thread while reading standard output, so a chatty tool cannot
+        // fill one pipe and block.
+        let errorText = PipeDrain(err.fileHandleForReading)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let stderr = errorText.wait()
+        guard process.terminationStatus == 0 else {
+            let tail = stderr.split(separator: "\n").suffix(5).joined(separator: "\n")
+            throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus):\n\(tail)")
+        }
+        return stdout
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
