@@ -43,12 +43,8 @@ public struct BuildComparison: Sendable {
                         checksums[r.strategy] = (build, r.checksum)
                     }
                     if samples[r.strategy] == nil { order.append(r.strategy) }
-                    let own = r.nsPerEventSamples ?? [r.nsPerEvent.mean]
-                    samples[r.strategy, default: []] += own
-                    if r.strategy != baseline, let base {
-                        let theirs = base.nsPerEventSamples ?? [base.nsPerEvent.mean]
-                        if theirs.count == own.count { ratios[r.strategy, default: []] += zip(own, theirs).map { $0 / $1 } }
-                    }
+                    samples[r.strategy, default: []] += r.nsPerEventSamples ?? [r.nsPerEvent.mean]
+                    if r.strategy != baseline, let base { ratios[r.strategy, default: []] += Runner.pairedRatios(r, base) }
                 }
             }
             let bestBase = samples[baseline]?.min()
@@ -94,8 +90,8 @@ extension BuildComparison {
                 progress("round \(round + 1)/\(rounds): \(build)")
                 let out = work.appendingPathComponent("run-\(round)-\(k).json").path
                 try Subprocess.run(build, ["run", "--workload", workload, "--strategies", strategies.joined(separator: ","),
-                                                   "--events", String(events), "--repetitions", String(repetitions), "--json", out],
-                                           what: "\(build) run")
+                                           "--events", String(events), "--repetitions", String(repetitions), "--json", out],
+                                   what: "\(build) run")
                 reports[k].append(try RunReport.load(out))
             }
         }

@@ -290,10 +290,16 @@ public final class Runner {
     /// slow spell of a shared host that hits one repetition hits both sides of its ratio (the ratio of
     /// the means let one slow repetition of either side move it). Without, the ratio of the means.
     static func ratio(_ a: StrategyResult, _ b: StrategyResult) -> Double {
+        MannWhitney.median(pairedRatios(a, b))
+    }
+
+    /// `a`'s ns/event over `b`'s within each repetition, when both ran the same repetitions of one run;
+    /// else the one ratio of the means.
+    static func pairedRatios(_ a: StrategyResult, _ b: StrategyResult) -> [Double] {
         guard let x = a.nsPerEventSamples, let y = b.nsPerEventSamples, x.count == y.count, !x.isEmpty else {
-            return a.nsPerEvent.mean / b.nsPerEvent.mean
+            return [a.nsPerEvent.mean / b.nsPerEvent.mean]
         }
-        return MannWhitney.median(zip(x, y).map { $0 / $1 })
+        return zip(x, y).map { $0 / $1 }
     }
 }
 
