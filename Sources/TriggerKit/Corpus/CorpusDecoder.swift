@@ -56,8 +56,9 @@ public enum CorpusDecoder {
         var triggers: [Trigger] = []
         triggers.reserveCapacity(list.count)
         var firstIndexOfID: [String: Int] = [:]
+        let regexes = RegexCache()
         for (i, node) in list.enumerated() {
-            let trigger = try decodeTrigger(node)
+            let trigger = try decodeTrigger(node, regexes)
             if let earlier = firstIndexOfID[trigger.id] {
                 throw InputError(
                     path: node.path + ".id", reason: "duplicate trigger id, already used by triggers[\(earlier)]",
@@ -99,12 +100,18 @@ public enum CorpusDecoder {
         return categories
     }
 
+    /// One `CompiledRegex` per distinct pattern of a corpus: equal patterns are compiled once and share
+    /// the object, so builds can tell them apart by identity (`PredicateProgram`'s regex slots).
+    final class RegexCache {
+        var byPattern: [String: CompiledRegex] = [:]
+    }
+
     static let triggerKeys: Set<String> = [
         "id", "priority", "start_time", "end_time", "delay", "timeout", "re_eligibility",
         "min_seconds_since_last_trigger", "conditions", "message", "name", "description",
     ]
 
-    static func decodeTrigger(_ node: JSONNode) throws -> Trigger {
+    static func decodeTrigger(_ node: JSONNode, _ regexes: RegexCache) throws -> Trigger {
         // The id first, so every later error can name the trigger.
         guard case .object = node.value else { throw node.fail("expected a trigger (an object), found \(node.value.typeName)") }
         let idNode = node.value["id"].map { node.child("id", $0) }
@@ -143,7 +150,7 @@ public enum CorpusDecoder {
             guard conditions.count <= maxConditions else {
                 throw obj.optional("conditions")!.fail("\(conditions.count) conditions; at most \(maxConditions) are allowed")
             }
-            trigger.conditions = try conditions.map(decodeCondition)
+            trigger.conditions = try conditions.map { try decodeCondition($0, regexes) }
             if let n = obj.optionalNonNull("message") { trigger.message = try decodeMessage(n) }
             return trigger
         } catch var error as InputError {
@@ -152,7 +159,7 @@ public enum CorpusDecoder {
         }
     }
 
-    static func decodeCondition(_ node: JSONNode) throws -> Condition {
+    static func decodeCondition(_ node: JSONNode, _ regexes: RegexCache) throws -> Condition {
         guard case .object = node.value else { throw node.fail("expected a condition (an object), found \(node.value.typeName)") }
         let typeNode = try node.object(what: "a condition").required("type", what: "the condition type")
         let type = try typeNode.string(what: "the condition type")
@@ -164,7 +171,7 @@ public enum CorpusDecoder {
             guard !name.isEmpty, name.utf8.count <= 255 else {
                 throw nameNode.fail("event name must be 1–255 UTF-8 bytes, found \(name.utf8.count)")
             }
-            return .customEvent(name: name, filters: try decodeFilters(obj.optionalNonNull("filters")))
+            return .customEvent(name: name, filters: try decodeFilters(obj.optionalNonNull("filters"), regexes))
         case "purchase":
             let obj = try node.object(allowed: ["type", "product_id", "filters"], what: "a purchase condition")
             var product: String?
@@ -172,7 +179,7 @@ public enum CorpusDecoder {
                 product = try n.string(what: "the product id (or null for any purchase)")
                 guard !product!.isEmpty else { throw n.fail("product id must not be empty; use null for any purchase") }
             }
-            return .purchase(productID: product, filters: try decodeFilters(obj.optionalNonNull("filters")))
+            return .purchase(productID: product, filters: try decodeFilters(obj.optionalNonNull("filters"), regexes))
         case "session_start", "push_click":
             let allowed: Set<String> = type == "session_start" ? ["type"] : ["type", "campaign_id", "action_id"]
             let raw = try node.object(what: "a \(type) condition")
@@ -198,7 +205,7 @@ public enum CorpusDecoder {
         }
     }
 
-    static func decodeFilters(_ node: JSONNode?) throws -> FilterCNF {
+    static func decodeFilters(_ node: JSONNode?, _ regexes: RegexCache) throws -> FilterCNF {
         guard let node else { return FilterCNF(clauses: []) }
         let clauses = try node.array(what: "filters in conjunctive normal form: an array of arrays")
         return FilterCNF(clauses: try clauses.map { clause in
@@ -206,11 +213,11 @@ public enum CorpusDecoder {
             guard filters.count <= maxFiltersPerClause else {
                 throw clause.fail("\(filters.count) filters in one clause; at most \(maxFiltersPerClause) are allowed")
             }
-            return try filters.map(decodeFilter)
+            return try filters.map { try decodeFilter($0, regexes) }
         })
     }
 
-    static func decodeFilter(_ node: JSONNode) throws -> Filter {
+    static func decodeFilter(_ node: JSONNode, _ regexes: RegexCache) throws -> Filter {
         let obj = try node.object(allowed: ["property", "type", "op", "value"], what: "a filter")
         let propNode = try obj.required("property", what: "the property name")
         let property = try propNode.string(what: "the property name")
@@ -227,11 +234,11 @@ public enum CorpusDecoder {
             throw opNode.fail(
                 "unknown operator \"\(opName)\" for type \(typeName); expected one of \(allowed.map(\.rawValue).joined(separator: " "))")
         }
-        let operand = try decodeOperand(obj, type: type, op: op)
+        let operand = try decodeOperand(obj, type: type, op: op, regexes)
         return Filter(property: property, type: type, op: op, operand: operand)
     }
 
-    static func decodeOperand(_ obj: JSONObjectReader, type: PropertyType, op: FilterOperator) throws -> Filter.Operand {
+    static func decodeOperand(_ obj: JSONObjectReader, type: PropertyType, op: FilterOperator, _ regexes: RegexCache) throws -> Filter.Operand {
         if op == .exists || op == .notExists {
             if let v = obj.optionalNonNull("value") { throw v.fail("\(op.rawValue) takes no value") }
             return .none
@@ -247,8 +254,11 @@ public enum CorpusDecoder {
             guard pattern.utf8.count <= maxRegexBytes else {
                 throw v.fail("regular expression is \(pattern.utf8.count) bytes; at most \(maxRegexBytes) are allowed")
             }
+            if let shared = regexes.byPattern[pattern] { return .regex(shared) }
             do {
-                return .regex(try CompiledRegex(pattern))
+                let re = try CompiledRegex(pattern)
+                regexes.byPattern[pattern] = re
+                return .regex(re)
             } catch {
                 throw v.fail("invalid regular expression \(v.value.serialized)")
             }
