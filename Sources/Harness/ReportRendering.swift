@@ -47,8 +47,36 @@ extension RunReport {
                                   Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
+        out += repetitionSpreadLines()
         out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition).")
         return out.joined(separator: "\n")
+    }
+
+    /// How far apart each row's repetitions were (slowest over fastest mean ns/event), and a warning when
+    /// any row's exceed `RunReport.unsteadySpread`: on a shared host that is the noise a comparison with
+    /// another run would carry, while ratios within the run (×floor) are paired per repetition.
+    public var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
+        results.compactMap { r in
+            guard let s = r.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
+            let label = r.publication == .none && r.threads == 1 ? r.strategy : "\(r.strategy) \(r.publication.rawValue) ×\(r.threads)"
+            return (label, lo, hi)
+        }
+    }
+
+    public static let unsteadySpread = 0.10
+
+    func repetitionSpreadLines() -> [String] {
+        let spreads = repetitionSpreads
+        guard !spreads.isEmpty else { return [] }
+        func percent(_ x: (label: String, fastest: Double, slowest: Double)) -> Double { x.slowest / x.fastest - 1 }
+        var lines = ["repetitions, fastest–slowest mean ns/event: " + spreads.map {
+            "\($0.label) \(Self.ns($0.fastest))–\(Self.ns($0.slowest)) (+\(String(format: "%.0f", percent($0) * 100)) %)"
+        }.joined(separator: ", ")]
+        if let worst = spreads.max(by: { percent($0) < percent($1) }), percent(worst) > Self.unsteadySpread {
+            lines.append(String(format: "note: the host was unsteady during this run (%@'s repetitions differ by %.0f %%): compare rows within this run (×floor pairs them per repetition), not with another run's numbers.",
+                                worst.label, percent(worst) * 100))
+        }
+        return lines
     }
 
     public func markdown() -> String {
