@@ -38,15 +38,33 @@ final class ProgramBuildTests: XCTestCase {
     }
 
     func testSortUniqueTailSortsOnlyTheTail() {
-        var pool: [Int32] = [9, 1, 5, 3, 5, 1, 3, 3]
-        XCTAssertEqual(PredicateProgram.sortUniqueTail(&pool, from: 2), 3)
-        XCTAssertEqual(pool, [9, 1, 1, 3, 5])
-        var single: [Int32] = [4, 7]
-        XCTAssertEqual(PredicateProgram.sortUniqueTail(&single, from: 1), 1)
-        XCTAssertEqual(single, [4, 7])
-        var empty: [Int32] = [2]
-        XCTAssertEqual(PredicateProgram.sortUniqueTail(&empty, from: 1), 0)
-        XCTAssertEqual(empty, [2])
+        func pool(_ values: [Int32]) -> FrozenBuffer<Int32>.Builder {
+            var b = FrozenBuffer<Int32>.Builder(capacity: 1)
+            for v in values { b.append(v) }
+            return b
+        }
+        func check(_ values: [Int32], from first: Int, kept: Int, leaves expected: [Int32], line: UInt = #line) {
+            var b = pool(values)
+            XCTAssertEqual(PredicateProgram.sortUniqueTail(&b, from: first), kept, line: line)
+            let frozen = b.freeze()
+            XCTAssertEqual((0..<frozen.count).map { frozen[$0] }, expected, line: line)
+        }
+        check([9, 1, 5, 3, 5, 1, 3, 3], from: 2, kept: 3, leaves: [9, 1, 1, 3, 5])
+        check([4, 7], from: 1, kept: 1, leaves: [4, 7])
+        check([2], from: 1, kept: 0, leaves: [2])
+    }
+
+    func testBuilderGrowsFreezesAndShrinks() {
+        var b = FrozenBuffer<UInt64>.Builder(capacity: 1)
+        for v in 0..<1000 { b.append(UInt64(v) * 3) }
+        b[10] = 7
+        b.truncate(to: 900)
+        let frozen = b.freeze()
+        XCTAssertEqual(frozen.count, 900)
+        XCTAssertEqual(frozen[10], 7)
+        XCTAssertEqual((0..<900).filter { $0 != 10 }.allSatisfy { frozen[$0] == UInt64($0) * 3 }, true)
+        let empty = FrozenBuffer<UInt8>.Builder().freeze()
+        XCTAssertEqual(empty.count, 0)
     }
 
     /// Two `in` sets given unsorted and with repeats, one after the other in the pool: each holds exactly

@@ -5,7 +5,7 @@
 /// it passes a reference; as a 136-byte struct the program was copied (memcpy) onto the stack per call.
 public final class PredicateProgram: Sendable {
     /// What a compiled predicate does; the type check is part of the opcode.
-    @usableFromInline enum Code: UInt8, Sendable {
+    @usableFromInline enum Code: UInt8, Sendable, BitwiseCopyable {
         case exists, notExists
         case numEq, numNe, numGt, numGte, numLt, numLte, numIn, numNotIn
         case strEq, strNe, strIn, strNotIn, regex, notRegex
@@ -13,7 +13,7 @@ public final class PredicateProgram: Sendable {
         case dateBefore, dateAfter, dateLessThanAgo, dateMoreThanAgo, dateInLessThan, dateInMoreThan
     }
 
-    @usableFromInline struct Predicate: Sendable {
+    @usableFromInline struct Predicate: Sendable, BitwiseCopyable {
         @usableFromInline var key: Int32
         @usableFromInline var code: Code
         /// Bit `1 << tag` is set for each `ValueTag` of the filter's type (number: int and double).
@@ -71,13 +71,15 @@ public final class PredicateProgram: Sendable {
     }
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
-        var predicates: [Predicate] = []
-        var clauseStart: [Int32] = [0]
+        // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy.
+        var predicates = FrozenBuffer<Predicate>.Builder(capacity: 4 * set.triggers.count)
+        var clauseStart = FrozenBuffer<Int32>.Builder(capacity: 2 * set.triggers.count + 1)
+        clauseStart.append(0)
         var conditions: [CompiledCondition] = []
         var conditionStart: [Int32] = []
-        var stringSets: [Int32] = []
-        var numberTags: [UInt8] = []
-        var numberBits: [UInt64] = []
+        var stringSets = FrozenBuffer<Int32>.Builder()
+        var numberTags = FrozenBuffer<UInt8>.Builder()
+        var numberBits = FrozenBuffer<UInt64>.Builder()
         var regexes: [CompiledRegex] = []
         var regexSlot = RegexSlots()
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
@@ -148,9 +150,14 @@ public final class PredicateProgram: Sendable {
                     clauseStart.append(Int32(predicates.count))
                     // A clause whose predicates all test one property and all fail when it is missing
                     // needs that property: the condition cannot hold on an event without it.
-                    let clause = predicates[clauseFirst...]
-                    if let key = clause.first?.key, clause.allSatisfy({ $0.key == key && !$0.holdsOnMissing }) {
-                        requiredKeys |= Self.keyBit(key)
+                    if clauseFirst < predicates.count {
+                        let key = predicates[clauseFirst].key
+                        var needed = true
+                        for q in clauseFirst..<predicates.count where predicates[q].key != key || predicates[q].holdsOnMissing {
+                            needed = false
+                            break
+                        }
+                        if needed { requiredKeys |= Self.keyBit(key) }
                     }
                 }
                 var action: Int32 = -1
@@ -159,13 +166,13 @@ public final class PredicateProgram: Sendable {
                                                     requiredKeys: requiredKeys))
             }
         }
-        self.predicates = FrozenBuffer(predicates)
-        self.clauseStart = FrozenBuffer(clauseStart)
+        self.predicates = predicates.freeze()
+        self.clauseStart = clauseStart.freeze()
         self.conditions = conditions
         self.conditionStart = conditionStart
-        self.stringSets = FrozenBuffer(stringSets)
-        self.numberSetTags = FrozenBuffer(numberTags)
-        self.numberSetBits = FrozenBuffer(numberBits)
+        self.stringSets = stringSets.freeze()
+        self.numberSetTags = numberTags.freeze()
+        self.numberSetBits = numberBits.freeze()
         self.regexes = regexes
         regexBuffer = FrozenBuffer(regexes)
         self.windowFrom = windowFrom
@@ -218,19 +225,18 @@ public final class PredicateProgram: Sendable {
     }
 
     /// Sorts `pool[from...]` and drops its repeats in place; returns how many distinct ids remain there.
-    static func sortUniqueTail(_ pool: inout [Int32], from first: Int) -> Int {
-        // Through the buffer: sorting the array slice copied the pool.
-        pool.withUnsafeMutableBufferPointer {
-            var tail = UnsafeMutableBufferPointer(rebasing: $0[first...])
+    static func sortUniqueTail(_ pool: inout FrozenBuffer<Int32>.Builder, from first: Int) -> Int {
+        let kept = pool.withTail(from: first) { tail -> Int in
             tail.sort()
+            var kept = 0
+            for i in tail.indices where kept == 0 || tail[i] != tail[kept - 1] {
+                tail[kept] = tail[i]
+                kept += 1
+            }
+            return kept
         }
-        var kept = first
-        for i in first..<pool.count where kept == first || pool[i] != pool[kept - 1] {
-            pool[kept] = pool[i]
-            kept += 1
-        }
-        pool.removeLast(pool.count - kept)
-        return kept - first
+        pool.truncate(to: first + kept)
+        return kept
     }
 
     // Switches, not dictionary literals: a literal built per predicate made every rebuild of the set
@@ -283,7 +289,7 @@ public final class PredicateProgram: Sendable {
 
     /// One (trigger, condition) of a bucket with everything its evaluation needs inline, so a
     /// bucket scan reads one contiguous array.
-    @usableFromInline struct Entry: Sendable {
+    @usableFromInline struct Entry: Sendable, BitwiseCopyable {
         @usableFromInline var trigger: Int32
         /// -1 any; -2 an action no event can carry; else the push action id.
         @usableFromInline var action: Int32
@@ -328,10 +334,9 @@ public final class PredicateProgram: Sendable {
         var copies = 0
         for b in 0..<buckets.bucketCount where companion[b] >= 0 { copies += buckets.range(of: companion[b]).count }
         let merged = copies <= buckets.entries.count
-        var out: [Entry] = []
-        out.reserveCapacity(buckets.entries.count + (merged ? copies : 0))
-        var start: [Int32] = [0]
-        start.reserveCapacity(buckets.bucketCount + 1)
+        var out = FrozenBuffer<Entry>.Builder(capacity: buckets.entries.count + (merged ? copies : 0))
+        var start = FrozenBuffer<Int32>.Builder(capacity: buckets.bucketCount + 1)
+        start.append(0)
         for b in 0..<buckets.bucketCount {
             for k in buckets.range(of: Int32(b)) { if let e = entry(buckets.entries[k]) { out.append(e) } }
             if merged, companion[b] >= 0 {
@@ -339,7 +344,7 @@ public final class PredicateProgram: Sendable {
             }
             start.append(Int32(out.count))
         }
-        return Runs(entries: FrozenBuffer(out), start: FrozenBuffer(start), merged: merged)
+        return Runs(entries: out.freeze(), start: start.freeze(), merged: merged)
     }
 
     /// Compiled entries in one run per bucket (`runs(for:)`), as `compiled` and `predicate-index` scan them.
