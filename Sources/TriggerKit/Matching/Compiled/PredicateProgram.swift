@@ -71,7 +71,8 @@ public final class PredicateProgram: Sendable {
     }
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
-        // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy.
+        // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy (shrunk to
+        // size). The first capacities are guesses (a few filters per trigger); any count just grows.
         var predicates = FrozenBuffer<Predicate>.Builder(capacity: 4 * set.triggers.count)
         var clauseStart = FrozenBuffer<Int32>.Builder(capacity: 2 * set.triggers.count + 1)
         clauseStart.append(0)
