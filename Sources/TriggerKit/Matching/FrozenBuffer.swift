@@ -60,7 +60,7 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         deinit { free(base) }
 
         mutating func append(_ element: Element) {
-            if count == capacity { grow(to: capacity * 2) }
+            if count == capacity { resize(to: capacity * 2) }
             (base + count).initialize(to: element)
             count += 1
         }
@@ -90,7 +90,7 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         }
 
         /// `realloc` to `newCapacity` elements (larger or smaller).
-        private mutating func grow(to newCapacity: Int) {
+        private mutating func resize(to newCapacity: Int) {
             guard let raw = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
                 fatalError("out of memory (\(newCapacity) elements)")
             }
@@ -101,7 +101,7 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         /// The appended elements as a frozen buffer (the memory changes hands; nothing is copied).
         consuming func freeze() -> FrozenBuffer<Element> {
             // Down to size first (the matcher keeps it as long as the set lives); shrinking stays in place.
-            if capacity > Swift.max(count, 1) { grow(to: Swift.max(count, 1)) }
+            if capacity > Swift.max(count, 1) { resize(to: Swift.max(count, 1)) }
             let frozen = FrozenBuffer(adopting: base, count: count)
             discard self
             return frozen

@@ -195,11 +195,8 @@ public final class PredicateProgram: Sendable {
         /// The slot of `re`, or `next` (recorded as its slot) when `re` is new.
         mutating func slot(of re: CompiledRegex, next: Int32) -> Int32 {
             let key = UInt(bitPattern: ObjectIdentifier(re))
-            var i = Self.home(key, keys.count)
-            while keys[i] != 0 {
-                if keys[i] == key { return slots[i] }
-                i = (i + 1) & (keys.count - 1)
-            }
+            let i = cell(of: key)
+            if keys[i] == key { return slots[i] }
             keys[i] = key
             slots[i] = next
             used += 1
@@ -207,9 +204,12 @@ public final class PredicateProgram: Sendable {
             return next
         }
 
-        private static func home(_ key: UInt, _ capacity: Int) -> Int {
-            // Fibonacci hashing of the address (its low bits are alignment zeros).
-            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - capacity.trailingZeroBitCount))
+        /// The cell holding `key`, or the empty cell where it belongs: linear probing from its Fibonacci
+        /// hash (the address's low bits are alignment zeros).
+        private func cell(of key: UInt) -> Int {
+            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - keys.count.trailingZeroBitCount))
+            while keys[i] != 0 && keys[i] != key { i = (i + 1) & (keys.count - 1) }
+            return i
         }
 
         private mutating func grow() {
@@ -217,8 +217,7 @@ public final class PredicateProgram: Sendable {
             keys = [UInt](repeating: 0, count: oldKeys.count * 2)
             slots = [Int32](repeating: 0, count: oldKeys.count * 2)
             for j in oldKeys.indices where oldKeys[j] != 0 {
-                var i = Self.home(oldKeys[j], keys.count)
-                while keys[i] != 0 { i = (i + 1) & (keys.count - 1) }
+                let i = cell(of: oldKeys[j])
                 keys[i] = oldKeys[j]
                 slots[i] = oldSlots[j]
             }
@@ -394,7 +393,6 @@ public final class PredicateProgram: Sendable {
         return -NumberComparison.compare(int: Int64(bitPattern: b), double: Double(bitPattern: a))
     }
 }
-
 
 extension PredicateProgram.Tables {
     /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
