@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The embeddable engine: model, decoding, matchers, delivery. No dependency of ours.
-        .target(name: "TriggerKit", dependencies: ["CPrefetch", .product(name: "Atomics", package: "swift-atomics")]),
+        .target(name: "TriggerKit", dependencies: ["CPrefetch", "CRE2", .product(name: "Atomics", package: "swift-atomics")]),
+        // RE2 (Debian libre2-dev) behind a C face: `regex` filters decided in linear time.
+        .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
         // Software prefetch for the replay hot path (Swift has no intrinsic for it).
         .target(name: "CPrefetch"),
         // Deterministic synthetic corpora and event streams, written into replay buffers.
@@ -26,9 +28,11 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Workload", "TriggerKit", "CCallgrind",
+                "Workload", "TriggerKit", "CCallgrind", "CSignals",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // Removes temporary output files when the process is interrupted; ignores SIGPIPE.
+        .target(name: "CSignals"),
         // Start/stop requests for callgrind around the counted matching loop (no-ops outside valgrind).
         .target(name: "CCallgrind"),
         // jemalloc's header; only `bench` links the library (Harness finds mallctl at run time).

@@ -260,7 +260,7 @@ public enum CorpusDecoder {
                 regexes.byPattern[pattern] = re
                 return .regex(re)
             } catch {
-                throw v.fail("invalid regular expression \(v.value.serialized)")
+                throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax (\(error.reason)); backreferences and lookaround are not supported")
             }
         case (.string, .in), (.string, .notIn):
             return .strings(try v.array(what: "a list of strings").map { try $0.string(what: "a string") })

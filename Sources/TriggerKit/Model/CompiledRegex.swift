@@ -1,28 +1,42 @@
-import Foundation
+import CRE2
 
-/// A case-insensitive search pattern compiled once at load (SPEC §2: `regex` is a partial match anywhere).
+/// A case-insensitive search pattern compiled once at load (`regex` is a partial match anywhere),
+/// decided by RE2 in time linear in the text, so no pattern can stall matching.
 public final class CompiledRegex: @unchecked Sendable {
-    // NSRegularExpression is immutable after init and documented thread-safe for matching.
-    private let expression: NSRegularExpression
+    // RE2 objects are immutable after compilation and safe to match from many threads at once.
+    private let handle: OpaquePointer
     public let pattern: String
 
-    /// Compiles `pattern`; throws a readable reason when it is not a valid ICU regular expression.
+    /// Compiles `pattern` in RE2 syntax; throws RE2's reason when it cannot (a syntax error, or a
+    /// construct that would need backtracking, such as a backreference or lookaround).
     public init(_ pattern: String) throws(CompiledRegex.InvalidPattern) {
         self.pattern = pattern
-        do {
-            expression = try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
-        } catch {
-            throw InvalidPattern(pattern: pattern)
+        var reason = [CChar](repeating: 0, count: 256)
+        var text = pattern
+        let compiled = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                trigger_bench_regex_compile($0.baseAddress, $0.count, &reason, reason.count)
+            }
         }
+        guard let compiled else {
+            throw InvalidPattern(pattern: pattern, reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        handle = compiled
     }
+
+    deinit { trigger_bench_regex_free(handle) }
 
     /// True when the pattern matches anywhere in `text`.
     public func search(_ text: String) -> Bool {
-        let range = NSRange(location: 0, length: text.utf16.count)
-        return expression.firstMatch(in: text, options: [], range: range) != nil
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { trigger_bench_regex_search(handle, $0.baseAddress, $0.count) != 0 }
+        }
     }
 
     public struct InvalidPattern: Error {
         public let pattern: String
+        /// RE2's reason, e.g. "invalid perl operator: (?<".
+        public let reason: String
     }
 }
