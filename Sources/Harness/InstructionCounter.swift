@@ -25,6 +25,7 @@ public enum InstructionCounter {
         let strategy = try StrategyRegistry.option(name)
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
+        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
         let matcher = strategy.make(set, vocabulary)
         let n = min(count, events.count)

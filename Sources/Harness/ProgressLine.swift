@@ -16,13 +16,13 @@ public final class ProgressLine: Sendable {
         guard now &- lastDraw.load(ordering: .relaxed) > 200_000_000 else { return }
         lastDraw.store(now, ordering: .relaxed)
         let pct = total > 0 ? min(100, done * 100 / total) : 0
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(label): \(done)/\(total) events (\(pct)%)".utf8))
+        TextOutput.standardErrorRaw("\r\u{1B}[K\(label): \(done)/\(total) events (\(pct)%)")
     }
 
     /// Prints a line (or clears the progress line when `text` is empty).
     public func note(_ text: String) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)\(text.isEmpty ? "" : "\n")".utf8))
+        TextOutput.standardErrorRaw("\r\u{1B}[K\(text)\(text.isEmpty ? "" : "\n")")
     }
 }
 

@@ -56,6 +56,8 @@ final class Publisher: Sendable {
     let source: ReaderSource
     let build: @Sendable () -> any Matcher
     private let stopping = Atomic<Bool>(false)
+    /// Signalled by `stop()`, so the writer's wait between publications ends at once, however long.
+    private let wake = DispatchSemaphore(value: 0)
     private let done = Atomic<Int>(-1)
     /// Nanoseconds the writer spent building matchers in the last run, by the clock and on its CPU (a
     /// build that shares the cores with readers is descheduled part of the time): read after `done`.
@@ -72,6 +74,8 @@ final class Publisher: Sendable {
         // Relaxed: no reader is running yet; Thread.start orders these stores before the writer's loads.
         stopping.store(false, ordering: .relaxed)
         done.store(-1, ordering: .relaxed)
+        // A signal left by the previous run's stop() must not cut this run's first wait short.
+        while wake.wait(timeout: .now()) == .success {}
         let thread = Thread { [self] in
             var count = 0, nanos = 0, cpuNanos = 0
             // Relaxed: a stop flag; nothing else is published through it.
@@ -84,7 +88,7 @@ final class Publisher: Sendable {
                 source.publish(matcher)
                 count += 1
                 let wait = deadline.timeIntervalSinceNow
-                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                if wait > 0 { _ = wake.wait(timeout: .now() + wait) }
             }
             // Relaxed: ordered before `done`'s releasing store, which `stop()` acquires before reading it.
             buildNanos.store(nanos, ordering: .relaxed)
@@ -99,6 +103,7 @@ final class Publisher: Sendable {
     /// the clock and on its CPU.
     func stop() -> (sets: Int, buildSeconds: Double, buildCPUSeconds: Double) {
         stopping.store(true, ordering: .relaxed)
+        wake.signal()
         while true {
             let n = done.load(ordering: .acquiring)
             // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.

@@ -92,12 +92,12 @@ public final class ReplaySession: DeliveryDelegate {
     /// Returns the number of invalid lines.
     public static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
-                           write: (String) -> Void) throws -> Int {
+                           write: (String) throws -> Void) throws -> Int {
         let set = try CorpusDecoder.load(path: corpusPath)
         var reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)
         while let line = reader.next() {
-            write(session.process(line))
+            try write(session.process(line))
         }
         return session.invalidLines
     }

@@ -52,6 +52,7 @@ public final class Runner {
 
     public func run() throws -> RunReport {
         let spec = configuration.workload
+        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)

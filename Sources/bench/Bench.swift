@@ -19,52 +19,41 @@ enum Exit {
     static let badInput: Int32 = 2
 }
 
-/// Entry point: maps errors to SPEC §8 exit codes (usage and input errors are 2, not ArgumentParser's 64).
+/// Entry point: maps errors to the exit codes (usage and input errors are 2, not ArgumentParser's 64),
+/// each as one line on standard error.
 @main
 enum BenchMain {
     static func main() {
+        TextOutput.installSignalHandling()
         // The measurements need jemalloc as the process allocator; this call also keeps it linked.
         if trigger_bench_jemalloc_present() == 0 {
-            FileHandle.standardError.write(Data("bench: warning: jemalloc is not the allocator; allocation counts will read 0\n".utf8))
+            TextOutput.standardError("bench: warning: jemalloc is not the allocator; allocation counts will read 0")
         }
         do {
             var command = try Bench.parseAsRoot()
             try command.run()
+        } catch is OutputClosed {
+            // The reader of our output left (`bench replay … | head`): nothing is lost that anyone reads.
+            exit(0)
         } catch let error as ValidationError {
-            FileHandle.standardError.write(Data("bench: error: \(error.message)\n".utf8))
-            exit(Exit.badInput)
+            fail(error.message)
         } catch let error as InputError {
-            FileHandle.standardError.write(Data("bench: error: \(error)\n".utf8))
-            exit(Exit.badInput)
+            fail("\(error)")
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch {
             let code = Bench.exitCode(for: error)
-            let message = Bench.fullMessage(for: error)
             if code == .success {
-                print(message)
+                // --help and --version: their text is the output asked for.
+                do { try TextOutput.printLine(Bench.fullMessage(for: error)) } catch {}
                 exit(0)
             }
-            FileHandle.standardError.write(Data("\(message)\n".utf8))
-            exit(Exit.badInput)
+            fail(UsageMessage.oneLine(Bench.message(for: error)))
         }
     }
-}
 
-/// Buffered standard output: replays write millions of lines.
-final class StandardOutput {
-    private var buffer: [UInt8] = []
-
-    init() { buffer.reserveCapacity(1 << 16) }
-
-    func line(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    func flush() {
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+    static func fail(_ message: String) -> Never {
+        TextOutput.standardError("bench: error: \(UsageMessage.printable(message))")
+        exit(Exit.badInput)
     }
 }

@@ -25,13 +25,13 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Wall-clock tier: enforce, informational (report, never fail) or off.")
     var wallClock = "enforce"
 
-    @Option(help: "Relative rise of instructions/event that fails, e.g. 0.02 for 2 %.")
+    @Option(parsing: .unconditional, help: "Relative rise of instructions/event that fails, e.g. 0.02 for 2 %.")
     var instructionTolerance = 0.02
 
-    @Option(help: "Minimum relative slowdown of the median ns/event that can fail, e.g. 0.05 for 5 %.")
+    @Option(parsing: .unconditional, help: "Minimum relative slowdown of the median ns/event that can fail, e.g. 0.05 for 5 %.")
     var minimumEffect = 0.05
 
-    @Option(help: "Significance level of the Mann–Whitney U test.")
+    @Option(parsing: .unconditional, help: "Significance level of the Mann–Whitney U test.")
     var alpha = 0.01
 
     @Option(help: "Comma-separated environment fields allowed to differ: build, swift, jemalloc, malloc_conf, cpu, cores, kernel, or all.")
@@ -70,9 +70,9 @@ struct CheckCommand: ParsableCommand {
             throw InputError(file: current, path: "", reason: refusal.description)
         }
         let text = report.markdown()
-        print(text, terminator: "")
-        if let markdown { try write(Data(text.utf8), to: markdown) }
-        if let githubBenchmark { try write(Gate.githubBenchmarkJSON(cur), to: githubBenchmark) }
+        try TextOutput.printText(text)
+        if let markdown { try AtomicFile.write(Data(text.utf8), to: markdown) }
+        if let githubBenchmark { try AtomicFile.write(Gate.githubBenchmarkJSON(cur), to: githubBenchmark) }
         if !report.regressions.isEmpty { throw ExitCode(Exit.regression) }
     }
 }
@@ -93,24 +93,31 @@ struct InstructionsCommand: ParsableCommand {
     @Option(help: "Comma-separated strategies to count.")
     var strategies = StrategyRegistry.names.joined(separator: ",")
 
-    @Option(help: "Events to replay (default: the workload's count; `reference` replays at most --reference-events).")
+    @Option(parsing: .unconditional, help: "Events to replay (default: the workload's count; `reference` replays at most --reference-events).")
     var events: Int?
 
-    @Option(help: "Events replayed by `reference`.")
+    @Option(parsing: .unconditional, help: "Events replayed by `reference`.")
     var referenceEvents = 50_000
 
     @Option(help: "Write the counts into this results JSON (its 1-thread, unpublished rows); checksums must agree.")
     var mergeInto: String?
 
-    @Option(help: .hidden) var child: String?
-    @Option(help: .hidden) var workloadEvents: Int?
+    @Option(parsing: .unconditional, help: .hidden) var child: String?
+    @Option(parsing: .unconditional, help: .hidden) var workloadEvents: Int?
+
+    func validate() throws {
+        for (option, value) in [("--events", events), ("--workload-events", workloadEvents)] {
+            if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
+        }
+        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+    }
 
     func run() throws {
         var spec = try WorkloadSpec.load(workload)
         if let child {
             if let workloadEvents { spec.events = workloadEvents }
             let sum = try InstructionCounter.runCountedRegion(spec: spec, strategy: child, count: events ?? spec.events)
-            print("checksum \(sum.hex)")
+            try TextOutput.printLine("checksum \(sum.hex)")
             return
         }
         if let events { spec.events = events }
@@ -122,28 +129,19 @@ struct InstructionsCommand: ParsableCommand {
         if let mergeInto {
             var report = try RunReport.load(mergeInto)
             do { try report.merge(counts) } catch let mismatch as ChecksumMismatch {
-                FileHandle.standardError.write(Data("bench: strategies disagree: \(mismatch)\n".utf8))
+                TextOutput.standardError("bench: strategies disagree: \(mismatch)")
                 throw ExitCode(Exit.regression)
             }
-            try write(report.json(), to: mergeInto)
+            try AtomicFile.write(report.json(), to: mergeInto)
         }
         let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }.map(\.checksum))
         for c in counts {
-            print("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.prefix(8)))")
+            try TextOutput.printLine("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.prefix(8)))")
         }
         if sums.count > 1 {
-            FileHandle.standardError.write(Data("bench: strategies disagree under callgrind: checksums \(sums.sorted())\n".utf8))
+            TextOutput.standardError("bench: strategies disagree under callgrind: checksums \(sums.sorted())")
             throw ExitCode(Exit.regression)
         }
-    }
-}
-
-/// Writes a report file; a failure is a bad-input error naming the path.
-func write(_ data: Data, to path: String) throws {
-    do {
-        try data.write(to: URL(fileURLWithPath: path))
-    } catch {
-        throw InputError(file: path, path: "", reason: "cannot write: \(error.localizedDescription)")
     }
 }
 
@@ -173,17 +171,17 @@ struct FlameGraphCommand: ParsableCommand {
         case (let p?, nil):
             let data = p == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: p)
             guard let data else { throw InputError(file: p, path: "", reason: "cannot read the perf script output") }
-            stacks = FlameGraph.fold(perfScript: String(decoding: data, as: UTF8.self))
+            stacks = FlameGraph.fold(perfScript: try FlameGraph.checkText(data, file: p))
         case (nil, let f?):
             guard let data = FileManager.default.contents(atPath: f) else { throw InputError(file: f, path: "", reason: "cannot read the folded stacks") }
-            stacks = FlameGraph.parseFolded(String(decoding: data, as: UTF8.self))
+            stacks = try FlameGraph.parseFolded(FlameGraph.checkText(data, file: f), file: f)
         default:
             throw ValidationError("give exactly one of --perf-script and --folded")
         }
         guard !stacks.isEmpty else { throw InputError(file: perfScript ?? folded ?? "-", path: "", reason: "no samples found") }
-        if let foldedOut { try write(Data(FlameGraph.foldedText(stacks).utf8), to: foldedOut) }
-        if let svg { try write(Data(FlameGraph.svg(stacks, title: title).utf8), to: svg) }
-        if foldedOut == nil && svg == nil { print(FlameGraph.foldedText(stacks), terminator: "") }
+        if let foldedOut { try AtomicFile.write(Data(FlameGraph.foldedText(stacks).utf8), to: foldedOut) }
+        if let svg { try AtomicFile.write(Data(FlameGraph.svg(stacks, title: title).utf8), to: svg) }
+        if foldedOut == nil && svg == nil { try TextOutput.printText(FlameGraph.foldedText(stacks)) }
     }
 }
 
@@ -214,13 +212,13 @@ struct ABCommand: ParsableCommand {
     @Option(help: "The strategy ratios divide by.")
     var baseline = "floor"
 
-    @Option(help: "Events per run.")
+    @Option(parsing: .unconditional, help: "Events per run.")
     var events = 500_000
 
-    @Option(help: "Interleaved repetitions per run.")
+    @Option(parsing: .unconditional, help: "Interleaved repetitions per run.")
     var repetitions = 8
 
-    @Option(help: "Runs per build, alternating between the builds.")
+    @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds.")
     var rounds = 3
 
     func validate() throws {
@@ -228,7 +226,9 @@ struct ABCommand: ParsableCommand {
         for b in builds where !FileManager.default.isExecutableFile(atPath: b) {
             throw ValidationError("\(b) is not an executable file")
         }
-        guard events >= 1, repetitions >= 1, rounds >= 1 else { throw ValidationError("--events, --repetitions and --rounds take 1 or more") }
+        try Limits.check("--events", events, 1...Limits.maxEvents)
+        try Limits.check("--repetitions", repetitions, 1...1000)
+        try Limits.check("--rounds", rounds, 1...1000)
     }
 
     func run() throws {
@@ -241,11 +241,11 @@ struct ABCommand: ParsableCommand {
                                                      repetitions: repetitions, rounds: rounds, baseline: baseline, progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")
-            FileHandle.standardError.write(Data("bench: builds disagree: \(mismatch)\n".utf8))
+            TextOutput.standardError("bench: builds disagree: \(mismatch)")
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        print("workload \(workload) · \(rounds) runs per build of \(repetitions) repetitions × \(events) events, alternating")
-        print(comparison.table(baseline: baseline))
+        try TextOutput.printLine("workload \(workload) · \(rounds) runs per build of \(repetitions) repetitions × \(events) events, alternating")
+        try TextOutput.printLine(comparison.table(baseline: baseline))
     }
 }

@@ -22,7 +22,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The event stream, one JSON object per line; \"-\" reads standard input.")
     var events: String
 
-    @Option(help: "Seconds a displayed message stays on screen unless a dismiss line comes first.")
+    @Option(parsing: .unconditional, help: "Seconds a displayed message stays on screen unless a dismiss line comes first.")
     var displaySeconds: Double = 10
 
     @Option(help: "The matcher strategy deciding matches (see `bench strategies`); outputs are identical for all.")
@@ -39,13 +39,13 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let out = StandardOutput()
+        let out = TextOutput.standardOutput()
         let invalid = try ReplaySession.run(
             corpusPath: corpus, eventsPath: events, displaySeconds: displaySeconds,
             makeMatcher: StrategyRegistry.eventMatcher(StrategyRegistry.named(strategy)!), write: out.line)
-        out.flush()
+        try out.flush()
         if invalid > 0 {
-            FileHandle.standardError.write(Data("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields\n".utf8))
+            TextOutput.standardError("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields")
             throw ExitCode(Exit.badInput)
         }
     }
@@ -91,7 +91,7 @@ struct ExplainCommand: ParsableCommand {
                 }
             }
         }
-        print(Explain.report(triggerSet: set, event: decoded, history: past))
+        try TextOutput.printLine(Explain.report(triggerSet: set, event: decoded, history: past))
     }
 }
 
@@ -102,7 +102,7 @@ struct StrategiesCommand: ParsableCommand {
     func run() throws {
         let width = StrategyRegistry.names.map(\.count).max()!
         for s in StrategyRegistry.all {
-            print(s.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + s.summary)
+            try TextOutput.printLine(s.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + s.summary)
         }
     }
 }

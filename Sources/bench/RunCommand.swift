@@ -20,25 +20,25 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Comma-separated strategies to run.")
     var strategies = StrategyRegistry.names.joined(separator: ",")
 
-    @Option(help: "Comma-separated reader thread counts, e.g. 1,2.")
+    @Option(parsing: .unconditional, help: "Comma-separated reader thread counts, e.g. 1,2.")
     var threads = "1"
 
     @Option(help: "Comma-separated publication modes: none, lock-free, mutex.")
     var publication = "none"
 
-    @Option(help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
+    @Option(parsing: .unconditional, help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
     var publishEveryMs: Int?
 
     @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
     var prebuiltSets = false
 
-    @Option(help: "Override the workload's event count.")
+    @Option(parsing: .unconditional, help: "Override the workload's event count.")
     var events: Int?
 
-    @Option(help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
+    @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
     var referenceEvents = 50_000
 
-    @Option(help: "Events per timed batch (one latency sample per batch).")
+    @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
     var batchSize = 1024
 
     @Option(help: "Write results as JSON (schema trigger-bench-results/1).")
@@ -50,14 +50,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write an SVG bar chart of ns/event with p50–p99 whiskers.")
     var svg: String?
 
-    @Option(help: "Timed passes per row; each pass's mean ns/event is one sample for `bench check`'s wall-clock test.")
+    @Option(parsing: .unconditional, help: "Timed passes per row; each pass's mean ns/event is one sample for `bench check`'s wall-clock test.")
     var repetitions = 1
 
     @Flag(help: "Also count instructions/event of each strategy's 1-thread loop under valgrind --tool=callgrind (adds a minute or more).")
     var instructions = false
 
     static func parseStrategies(_ list: String) throws -> [String] {
-        let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        let names = try Limits.list("--strategies", list)
         for s in names where StrategyRegistry.named(s) == nil {
             throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
         }
@@ -66,10 +66,11 @@ struct RunCommand: ParsableCommand {
     }
 
     func validate() throws {
-        guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000") }
-        guard batchSize > 0, referenceEvents > 0 else { throw ValidationError("--batch-size and --reference-events must be positive") }
-        if let events, events <= 0 { throw ValidationError("--events must be positive") }
-        if let publishEveryMs, publishEveryMs <= 0 { throw ValidationError("--publish-every-ms must be positive") }
+        guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
+        try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
+        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
+        if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
     }
 
     func makeConfiguration() throws -> RunConfiguration {
@@ -77,11 +78,11 @@ struct RunCommand: ParsableCommand {
         if let events { spec.events = events }
         var config = RunConfiguration(workload: spec)
         config.strategies = try Self.parseStrategies(strategies)
-        config.threads = try threads.split(separator: ",").map {
+        config.threads = try Limits.list("--threads", threads).map {
             guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
             return n
         }
-        config.publications = try publication.split(separator: ",").map {
+        config.publications = try Limits.list("--publication", publication).map {
             guard let p = Publication(rawValue: String($0)) else {
                 throw ValidationError("unknown publication \"\($0)\"; choose from none, lock-free, mutex")
             }
@@ -98,6 +99,10 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var report: RunReport
+        // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
+        let jsonFile = try json.map(AtomicFile.init(path:))
+        let markdownFile = try markdown.map(AtomicFile.init(path:))
+        let svgFile = try svg.map(AtomicFile.init(path:))
         do {
             let configuration = try makeConfiguration()
             report = try Runner(configuration).run()
@@ -110,13 +115,22 @@ struct RunCommand: ParsableCommand {
                 try report.merge(counts)
             }
         } catch let mismatch as ChecksumMismatch {
-            FileHandle.standardError.write(Data("bench: strategies disagree: \(mismatch)\n".utf8))
+            TextOutput.standardError("bench: strategies disagree: \(mismatch)")
             throw ExitCode(Exit.regression)
         }
-        print(report.table())
-        if let json { try write(report.json(), to: json) }
-        if let markdown { try write(Data(report.markdown().utf8), to: markdown) }
-        if let svg { try write(Data(report.svg().utf8), to: svg) }
+        try TextOutput.printLine(report.table())
+        if let jsonFile {
+            try jsonFile.write(report.json())
+            try jsonFile.commit()
+        }
+        if let markdownFile {
+            try markdownFile.write(report.markdown())
+            try markdownFile.commit()
+        }
+        if let svgFile {
+            try svgFile.write(report.svg())
+            try svgFile.commit()
+        }
     }
 
 }
@@ -129,8 +143,12 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "A preset name from Corpora/workloads or a spec file path.")
     var workload = "default"
 
-    @Option(help: "Override the workload's event count.")
+    @Option(parsing: .unconditional, help: "Override the workload's event count.")
     var events: Int?
+
+    func validate() throws {
+        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
+    }
 
     @Option(help: "Where to write the corpus.")
     var corpus: String
@@ -141,27 +159,21 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         var spec = try WorkloadSpec.load(workload)
         if let events { spec.events = events }
+        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
+        let corpusFile = try AtomicFile(path: corpus)
+        let eventsFile = try AtomicFile(path: eventsOut)
         let corpusJSON = WorkloadGenerator.corpusJSON(spec)
-        FileManager.default.createFile(atPath: corpus, contents: Data((corpusJSON.serialized + "\n").utf8))
+        try corpusFile.write(corpusJSON.serialized + "\n")
         let set = try CorpusDecoder.decode(corpusJSON)
         let columns = WorkloadGenerator.events(spec, vocabulary: Vocabulary(set))
-        guard FileManager.default.createFile(atPath: eventsOut, contents: nil), let out = FileHandle(forWritingAtPath: eventsOut) else {
-            throw InputError(file: eventsOut, path: "", reason: "cannot create the events file")
-        }
-        var buffer = ""
-        columns.withView { view in
+        try columns.withView { view in
             for i in 0..<view.count {
-                buffer += WorkloadGenerator.jsonLine(columns, i, view: view)
-                buffer += "\n"
-                if buffer.utf8.count > 1 << 20 {
-                    out.write(Data(buffer.utf8))
-                    buffer = ""
-                }
+                try eventsFile.write(WorkloadGenerator.jsonLine(columns, i, view: view) + "\n")
             }
         }
-        out.write(Data(buffer.utf8))
-        try out.close()
-        FileHandle.standardError.write(Data("wrote \(set.triggers.count) triggers to \(corpus) and \(columns.count) events to \(eventsOut)\n".utf8))
+        try corpusFile.commit()
+        try eventsFile.commit()
+        TextOutput.standardError("wrote \(set.triggers.count) triggers to \(corpus) and \(columns.count) events to \(eventsOut)")
     }
 }
 
@@ -182,10 +194,10 @@ struct BuildsCommand: ParsableCommand {
     @Option(help: "Comma-separated strategies to build.")
     var strategies = "indexed,compiled,predicate-index,floor"
 
-    @Option(help: "Timed builds per strategy.")
+    @Option(parsing: .unconditional, help: "Timed builds per strategy.")
     var builds = 200
 
-    @Option(help: "Milliseconds to sleep before each timed build (0: back to back).")
+    @Option(parsing: .unconditional, help: "Milliseconds to sleep before each timed build (0: back to back).")
     var pauseMs = 0
 
     func validate() throws {
@@ -196,11 +208,11 @@ struct BuildsCommand: ParsableCommand {
     func run() throws {
         let spec = try WorkloadSpec.load(workload)
         let rows = try BuildTiming.measure(spec, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
-        print("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed"
+        try TextOutput.printLine("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed"
               + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
-        print("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")
+        try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")
         for r in rows {
-            print(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)
+            try TextOutput.printLine(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)
                 + String(format: "  %7.1f  %7.1f  %7.1f  %13.0f  %9.1f", r.meanMicroseconds, r.p50Microseconds, r.p99Microseconds,
                          r.allocationsPerBuild, r.bytesPerBuild / 1024))
         }

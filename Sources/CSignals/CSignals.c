@@ -1,0 +1,54 @@
+#include "CSignals.h"
+
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { SLOTS = 32, PATH_BYTES = 4096 };
+
+static char paths[SLOTS][PATH_BYTES];
+// 1 while a slot holds a path. sig_atomic_t and volatile: read by the handler, which may interrupt
+// register/unregister; a slot's path is written before it is marked used.
+static volatile sig_atomic_t used[SLOTS];
+
+static void remove_temporaries(int signo) {
+    for (int i = 0; i < SLOTS; i++) {
+        if (used[i]) unlink(paths[i]);
+    }
+    signal(signo, SIG_DFL);
+    raise(signo);
+}
+
+void trigger_bench_signals_install(void) {
+    static int installed = 0;
+    if (installed) return;
+    installed = 1;
+    signal(SIGPIPE, SIG_IGN);
+    int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action, previous;
+        // A signal the parent ignores (nohup, a background job) stays ignored.
+        if (sigaction(signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = remove_temporaries;
+        sigemptyset(&action.sa_mask);
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+int trigger_bench_temporary_register(const char *path) {
+    size_t n = strlen(path);
+    if (n >= PATH_BYTES) return -1;
+    for (int i = 0; i < SLOTS; i++) {
+        if (!used[i]) {
+            memcpy(paths[i], path, n + 1);
+            used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void trigger_bench_temporary_unregister(int slot) {
+    if (slot >= 0 && slot < SLOTS) used[slot] = 0;
+}

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSignals
+import Foundation
+import TriggerKit
+
+/// An output file that appears whole or not at all. It is written to a temporary file beside the
+/// target and renamed over it by `commit()`, so a full disk, an error or Ctrl-C never leaves a
+/// truncated file or wipes the previous one. Creating it checks that the target's directory is
+/// writable, so a long run can open its outputs first and fail before it starts.
+public final class AtomicFile {
+    public let path: String
+    private let temporaryPath: String
+    private let writer: DescriptorWriter
+    private var buffer: [UInt8] = []
+    private var open = true
+    private let signalSlot: Int32
+
+    /// Creates the temporary file beside `path`; throws an `InputError` naming `path` when it cannot.
+    public init(path: String) throws {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError(file: path, path: "", reason: "is a directory; give a file path for the output")
+        }
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var template = Array((directory + "/." + url.lastPathComponent + ".bench-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw DescriptorWriter.failure(path, "cannot create the output", errno) }
+        temporaryPath = String(cString: template)
+        trigger_bench_signals_install()
+        signalSlot = trigger_bench_temporary_register(temporaryPath)
+        // mkstemp creates 0600; give the file the mode a plain create would (0666 less the umask).
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
+        writer = DescriptorWriter(descriptor: fd, name: path)
+    }
+
+    deinit { discard() }
+
+    public func write(_ bytes: [UInt8]) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+    public func write(_ data: Data) throws { try write([UInt8](data)) }
+
+    private func flush() throws {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        do { try writer.write(buffer) } catch { discard(); throw error }
+    }
+
+    /// Writes what is buffered, syncs and renames the file into place. On failure the temporary file is
+    /// removed, the target left as it was, and the error names the target.
+    public func commit() throws {
+        guard open else { throw InputError(file: path, path: "", reason: "the output was already closed after an error") }
+        try flush()
+        // fsync before rename: without it a crash soon after could leave the renamed file empty.
+        if fsync(writer.descriptor) != 0 {
+            let code = errno
+            discard()
+            throw DescriptorWriter.failure(path, "cannot write", code)
+        }
+        let closed = close(writer.descriptor)
+        let closeError = errno
+        open = false
+        if closed != 0 {
+            unlink(temporaryPath)
+            trigger_bench_temporary_unregister(signalSlot)
+            throw DescriptorWriter.failure(path, "cannot write", closeError)
+        }
+        if rename(temporaryPath, path) != 0 {
+            let code = errno
+            unlink(temporaryPath)
+            trigger_bench_temporary_unregister(signalSlot)
+            throw DescriptorWriter.failure(path, "cannot replace the output", code)
+        }
+        trigger_bench_temporary_unregister(signalSlot)
+    }
+
+    /// Removes the temporary file; the target is untouched.
+    public func discard() {
+        guard open else { return }
+        open = false
+        close(writer.descriptor)
+        unlink(temporaryPath)
+        trigger_bench_temporary_unregister(signalSlot)
+    }
+
+    /// Writes `data` to `path` atomically in one go.
+    public static func write(_ data: Data, to path: String) throws {
+        let file = try AtomicFile(path: path)
+        try file.write(data)
+        try file.commit()
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSignals
+
+/// Buffered text output to standard output or standard error. Every write is checked (see
+/// `DescriptorWriter`); replays write millions of lines, so lines are gathered into 64 KB writes.
+public final class TextOutput {
+    private let writer: DescriptorWriter
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32, name: String) {
+        writer = DescriptorWriter(descriptor: descriptor, name: name)
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    public static func standardOutput() -> TextOutput { TextOutput(descriptor: 1, name: "standard output") }
+
+    /// Appends `text` and a newline; writes when 64 KB have gathered.
+    public func line(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// Appends `text` as it is (no newline added).
+    public func text(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    public func flush() throws {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try writer.write(buffer)
+    }
+
+    /// Writes `text` and a newline to standard output at once (for commands that print a few lines).
+    public static func printLine(_ text: String) throws {
+        try printText(text + "\n")
+    }
+
+    /// Writes `text` to standard output at once, as it is.
+    public static func printText(_ text: String) throws {
+        try DescriptorWriter(descriptor: 1, name: "standard output").write(Array(text.utf8))
+    }
+
+    /// Ignores SIGPIPE (a closed pipe becomes `OutputClosed`) and removes temporary outputs on interruption.
+    public static func installSignalHandling() { trigger_bench_signals_install() }
+
+    /// One line on standard error, unbuffered. Failures are ignored: there is nowhere left to report them.
+    public static func standardError(_ text: String) {
+        try? DescriptorWriter(descriptor: 2, name: "standard error").write(Array((text + "\n").utf8))
+    }
+
+    /// Text on standard error without a newline (progress lines); failures ignored as above.
+    public static func standardErrorRaw(_ text: String) {
+        try? DescriptorWriter(descriptor: 2, name: "standard error").write(Array(text.utf8))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import TriggerKit
+
+extension WorkloadSpec {
+    /// Bytes the struct-of-arrays replay buffers take per event: kind, key, action, time and property
+    /// start (21 bytes), plus 13 bytes (key id, tag, payload) per property at the spec's mean count.
+    public var replayBytesPerEvent: Int {
+        21 + 13 * ((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
+    }
+
+    /// Refuses `events` events whose replay buffers would not fit in the memory available now, before
+    /// anything is allocated (an allocation that fails midway aborts the process).
+    public func checkReplayBuffersFit(events: Int, file: String) throws {
+        guard let available = Self.availableMemoryBytes() else { return }
+        let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
+        // Growth and the generator's own tables need headroom: allow at most 3/4 of what is available.
+        guard overflow || bytes > available / 4 * 3 else { return }
+        let needed = overflow ? "more than \(Int.max) bytes" : Self.formatBytes(bytes)
+        throw InputError(
+            file: file, path: "events",
+            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)), but only \(Self.formatBytes(available)) of memory is available; lower the event count (--events)")
+    }
+
+    /// `MemAvailable` from /proc/meminfo, nil where there is no such file.
+    static func availableMemoryBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") })
+        else { return nil }
+        let fields = line.split(separator: " ")
+        guard fields.count >= 2, let kb = Int(fields[1]) else { return nil }
+        return kb.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kb * 1024
+    }
+
+    static func formatBytes(_ bytes: Int) -> String {
+        let gb = Double(bytes) / Double(1 << 30)
+        return gb >= 1 ? String(format: "%.1f GiB", gb) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
+    }
+}

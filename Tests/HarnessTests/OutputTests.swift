@@ -1,0 +1,106 @@
+import Foundation
+@testable import Harness
+import TriggerKit
+import XCTest
+
+/// Outputs appear whole or not at all, and every failed write is an error naming the output.
+final class OutputTests: XCTestCase {
+    var directory = ""
+
+    override func setUpWithError() throws {
+        directory = NSTemporaryDirectory() + "output-tests-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: directory) }
+
+    func contents(_ path: String) -> String? { FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } }
+
+    func testCommitReplacesTheTargetWhole() throws {
+        let path = directory + "/results.json"
+        try "old".write(toFile: path, atomically: false, encoding: .utf8)
+        let file = try AtomicFile(path: path)
+        try file.write(String(repeating: "x", count: 3 << 20))
+        XCTAssertEqual(contents(path), "old", "the target is untouched until commit")
+        try file.commit()
+        XCTAssertEqual(contents(path)?.count, 3 << 20)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["results.json"], "no temporary file is left")
+    }
+
+    func testAnUncommittedOutputLeavesThePreviousFileAndNoTemporary() throws {
+        let path = directory + "/results.json"
+        try "old".write(toFile: path, atomically: false, encoding: .utf8)
+        do {
+            let file = try AtomicFile(path: path)
+            try file.write("partial")
+            // An error before commit: the file goes out of scope.
+        }
+        XCTAssertEqual(contents(path), "old")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["results.json"])
+    }
+
+    func testAnUnwritableLocationFailsWhenOpenedNotAfterTheWork() {
+        XCTAssertThrowsError(try AtomicFile(path: directory + "/missing/results.json")) { error in
+            XCTAssertEqual("\(error)", "\(directory)/missing/results.json: cannot create the output: No such file or directory; create the directory first or fix the path")
+        }
+        XCTAssertThrowsError(try AtomicFile(path: directory)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("is a directory; give a file path for the output"), "\(error)")
+        }
+    }
+
+    func testAFailedWriteNamesTheOutputAndTheReason() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        close(fds[0])
+        close(fds[1])
+        // A descriptor that is closed: write(2) fails with EBADF, as a disk error would fail it.
+        XCTAssertThrowsError(try DescriptorWriter(descriptor: fds[1], name: "out.txt").write(Array("x".utf8))) { error in
+            XCTAssertEqual("\(error)", "out.txt: cannot write: Bad file descriptor; check the path and the device")
+        }
+        XCTAssertEqual("\(DescriptorWriter.failure("r.json", "cannot write", ENOSPC))",
+                       "r.json: cannot write: No space left on device; free some space or write elsewhere")
+    }
+
+    func testAClosedPipeIsOutputClosedNotACrash() throws {
+        TextOutput.installSignalHandling()
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        close(fds[0])
+        defer { close(fds[1]) }
+        let out = TextOutput(descriptor: fds[1], name: "standard output")
+        try out.line("a line for a reader that left")
+        XCTAssertThrowsError(try out.flush()) { error in
+            XCTAssertTrue(error is OutputClosed, "\(error)")
+        }
+    }
+}
+
+/// Flame graphs of any depth, and folded input checked before it is drawn.
+final class FlameGraphInputTests: XCTestCase {
+    func testTwentyThousandFrameStackIsDrawnWithoutRecursion() throws {
+        let frames = (0..<20_000).map { "f\($0)" }.joined(separator: ";")
+        let stacks = try FlameGraph.parseFolded("\(frames) 3\nmain;other 1\n")
+        let svg = FlameGraph.svg(stacks, title: "deep")
+        XCTAssertTrue(svg.contains("<title>f19999 (3 samples"), "the deepest frame is drawn")
+        XCTAssertTrue(svg.contains("<title>all (4 samples"))
+    }
+
+    func testBadCountsAreInputErrorsNamingTheLine() {
+        let cases = [("a;b 1\na;c -2\n", "f.folded: line 2: sample count -2 is negative"),
+                     ("a 9223372036854775807\nb 9223372036854775807\n", "f.folded: line 2: the sample counts add up to more than 9223372036854775807"),
+                     ("a 99999999999999999999\n", "f.folded: line 1: sample count 99999999999999999999 is too large (at most 9223372036854775807)"),
+                     ("a;b\n", "f.folded: line 1: expected `frame;frame;frame COUNT`; this line has no count"),
+                     ("a;b x1\n", "f.folded: line 1: sample count \"x1\" is not a whole number")]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try FlameGraph.parseFolded(text, file: "f.folded")) { error in
+                XCTAssertEqual("\(error)", message)
+            }
+        }
+    }
+
+    func testBinaryInputIsRefused() {
+        XCTAssertThrowsError(try FlameGraph.checkText(Data([0x50, 0x45, 0x52, 0x46, 0x00, 0xFF]), file: "perf.data")) { error in
+            XCTAssertEqual("\(error)", "perf.data: is not text; give the output of `perf script` (or folded stacks), not perf.data")
+        }
+    }
+}
