@@ -1,4 +1,5 @@
 import Foundation
+import TriggerKit
 
 /// Folded stacks and a flame graph SVG from `perf script` output, for `scripts/profile`.
 /// (Debian ships no flame graph renderer and the PyPI candidates do not install here; this follows
@@ -58,60 +59,110 @@ public enum FlameGraph {
         stacks.map { "\($0.frames) \($0.count)" }.joined(separator: "\n") + "\n"
     }
 
-    /// Parses folded text back (for rendering a file made by another tool).
-    public static func parseFolded(_ text: String) -> [Stack] {
-        text.split(separator: "\n").compactMap { line in
-            guard let space = line.lastIndex(of: " "), let n = Int(line[line.index(after: space)...]) else { return nil }
-            return Stack(frames: String(line[..<space]), count: n)
+    /// Parses folded text back (for rendering a file made by another tool). A line without a count, or
+    /// with a negative count, or counts whose sum overflows, is an `InputError` naming the line.
+    public static func parseFolded(_ text: String, file: String = "-") throws -> [Stack] {
+        var stacks: [Stack] = []
+        var total = 0
+        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            func fail(_ reason: String) -> InputError { InputError(file: file, path: "line \(k + 1)", reason: reason) }
+            guard let space = line.lastIndex(of: " ") else {
+                throw fail("expected `frame;frame;frame COUNT`; this line has no count")
+            }
+            let field = line[line.index(after: space)...]
+            guard let n = Int(field) else {
+                throw fail(field.allSatisfy(\.isNumber) && !field.isEmpty
+                    ? "sample count \(field) is too large (at most \(Int.max))"
+                    : "sample count \"\(field.prefix(40))\" is not a whole number")
+            }
+            guard n >= 0 else { throw fail("sample count \(n) is negative") }
+            let (sum, overflow) = total.addingReportingOverflow(n)
+            guard !overflow else { throw fail("the sample counts add up to more than \(Int.max)") }
+            total = sum
+            stacks.append(Stack(frames: String(line[..<space]), count: n))
         }
+        return stacks
     }
 
-    final class Node {
-        var name: String
-        var count = 0
-        var children: [String: Node] = [:]
-        init(_ name: String) { self.name = name }
+    /// Refuses data that is not text (a perf.data file given where `perf script` output belongs).
+    public static func checkText(_ data: Data, file: String) throws -> String {
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw InputError(file: file, path: "", reason: "is not text; give the output of `perf script` (or folded stacks), not perf.data")
+        }
+        return text
+    }
+
+    /// The call tree, stored flat (children refer to nodes by index) so that neither building, laying out
+    /// nor freeing it recurses: stacks 20,000 frames deep must not overflow the thread's stack.
+    struct Tree {
+        struct Node {
+            var name: Substring
+            var count = 0
+            var children: [Substring: Int] = [:]
+            var depth = 0
+        }
+        var nodes = [Node(name: "all")]
+
+        init(_ stacks: [Stack]) {
+            for s in stacks {
+                nodes[0].count = Self.add(nodes[0].count, s.count)
+                var at = 0
+                for frame in s.frames.split(separator: ";") {
+                    let child: Int
+                    if let existing = nodes[at].children[frame] {
+                        child = existing
+                    } else {
+                        child = nodes.count
+                        nodes.append(Node(name: frame, depth: nodes[at].depth + 1))
+                        nodes[at].children[frame] = child
+                    }
+                    nodes[child].count = Self.add(nodes[child].count, s.count)
+                    at = child
+                }
+            }
+        }
+
+        /// Counts saturate instead of trapping (parsed input is already checked; this guards callers).
+        static func add(_ a: Int, _ b: Int) -> Int {
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? Int.max : sum
+        }
+
+        var levels: Int { (nodes.map(\.depth).max() ?? 0) + 1 }
     }
 
     /// An SVG flame graph: root at the bottom, children left to right by name, hover for samples.
     public static func svg(_ stacks: [Stack], title: String, width: Double = 1200) -> String {
-        let root = Node("all")
-        for s in stacks {
-            root.count += s.count
-            var node = root
-            for frame in s.frames.split(separator: ";") {
-                let name = String(frame)
-                let child = node.children[name] ?? { let n = Node(name); node.children[name] = n; return n }()
-                child.count += s.count
-                node = child
-            }
-        }
-        func depth(_ n: Node) -> Int { 1 + (n.children.values.map(depth).max() ?? 0) }
+        let tree = Tree(stacks)
         let rowHeight = 16.0, top = 40.0, margin = 10.0
-        let levels = depth(root)
-        let height = top + Double(levels) * rowHeight + 30
-        let total = max(root.count, 1)
+        let height = top + Double(tree.levels) * rowHeight + 30
+        let total = max(tree.nodes[0].count, 1)
         let scale = (width - 2 * margin) / Double(total)
         var boxes: [String] = []
-        func place(_ n: Node, x: Double, level: Int) {
+        // Depth-first with an explicit stack of (node, x); children pushed in reverse name order so they
+        // are drawn left to right by name.
+        var pending = [(node: 0, x: margin)]
+        while let (index, x) = pending.popLast() {
+            let n = tree.nodes[index]
             let w = Double(n.count) * scale
-            guard w >= 0.3 else { return }
-            let y = height - 30 - Double(level + 1) * rowHeight
+            guard w >= 0.3 else { continue }
+            let y = height - 30 - Double(n.depth + 1) * rowHeight
             let percent = 100 * Double(n.count) / Double(total)
-            let label = fit(n.name, width: w)
-            let escaped = escape(n.name)
+            let name = String(n.name)
+            let label = fit(name, width: w)
             boxes.append("""
-                <g><title>\(escaped) (\(n.count) samples, \(String(format: "%.2f", percent))%)</title>\
-                <rect x="\(f(x))" y="\(f(y))" width="\(f(w))" height="\(f(rowHeight - 1))" fill="\(color(n.name))" rx="2"/>\
+                <g><title>\(escape(name)) (\(n.count) samples, \(String(format: "%.2f", percent))%)</title>\
+                <rect x="\(f(x))" y="\(f(y))" width="\(f(w))" height="\(f(rowHeight - 1))" fill="\(color(name))" rx="2"/>\
                 \(label.isEmpty ? "" : "<text x=\"\(f(x + 3))\" y=\"\(f(y + 11.5))\">\(escape(label))</text>")</g>
                 """)
             var cx = x
-            for child in n.children.values.sorted(by: { $0.name < $1.name }) {
-                place(child, x: cx, level: level + 1)
-                cx += Double(child.count) * scale
+            var children: [(node: Int, x: Double)] = []
+            for child in n.children.sorted(by: { $0.key < $1.key }).map(\.value) {
+                children.append((child, cx))
+                cx += Double(tree.nodes[child].count) * scale
             }
+            pending.append(contentsOf: children.reversed())
         }
-        place(root, x: margin, level: 0)
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(f(width))" height="\(f(height))" viewBox="0 0 \(f(width)) \(f(height))" font-family="Menlo, DejaVu Sans Mono, monospace" font-size="11">
             <rect width="100%" height="100%" fill="#fdfdf6"/>

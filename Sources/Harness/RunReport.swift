@@ -133,13 +133,24 @@ public struct RunReport: Codable, Sendable {
 }
 
 extension RunReport {
-    /// Reads a `trigger-bench-results/1` file; a malformed one is an `InputError` naming the JSON path.
+    /// The largest results file read: a run of every strategy, thread count and publication mode with
+    /// 1,000 repetitions is a few MB, so anything near this is not a results file.
+    public static let maxFileBytes = 64 << 20
+
+    /// Reads a `trigger-bench-results/1` file; a malformed one is an `InputError` naming the file and the
+    /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
+    /// a results file can be either), are refused.
     public static func load(_ path: String) throws -> RunReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, path: "", reason: "cannot read the results file")
+        let bytes = try InputFile.read(path, limit: maxFileBytes)
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
+        }
+        if let (at, value) = firstNegativeNumber(json, at: "") {
+            throw InputError(file: path, path: at, reason: "\(value) is negative; a results file holds counts, times and ratios, all zero or more")
         }
         do {
-            let report = try decoder.decode(RunReport.self, from: data)
+            let report = try decoder.decode(RunReport.self, from: Data(bytes))
             guard report.schema == "trigger-bench-results/1" else {
                 throw InputError(file: path, path: "schema", reason: "expected \"trigger-bench-results/1\", got \"\(report.schema)\"")
             }
@@ -153,6 +164,24 @@ extension RunReport {
             let jsonPath = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
             throw InputError(file: path, path: jsonPath.hasPrefix(".") ? String(jsonPath.dropFirst()) : jsonPath, reason: reason)
         }
+    }
+
+    /// The path and value of the first negative number in `json` (the parser already refuses non-finite ones).
+    static func firstNegativeNumber(_ json: JSONValue, at path: String) -> (String, String)? {
+        switch json {
+        case .int(let i) where i < 0: return (path, String(i))
+        case .double(let d) where d < 0: return (path, String(d))
+        case .array(let items):
+            for (k, item) in items.enumerated() {
+                if let found = firstNegativeNumber(item, at: "\(path)[\(k)]") { return found }
+            }
+        case .object(let members):
+            for m in members {
+                if let found = firstNegativeNumber(m.value, at: path.isEmpty ? m.key : "\(path).\(m.key)") { return found }
+            }
+        default: break
+        }
+        return nil
     }
 
     static func snakeCase(_ s: String) -> String {
