@@ -3,11 +3,14 @@ import TriggerKit
 /// `bench explain`: for one event, every trigger whose condition was considered, which filter
 /// failed on which value, and what delivery decided and why.
 public enum Explain {
-    /// A human-readable report. `history` events are delivered first so re-eligibility and the
-    /// interval see a realistic past; the explained event is delivered last.
-    public static func report(triggerSet: TriggerSet, event: Event, history: [Event] = []) -> String {
+    /// A human-readable report on `event` (given as its input line too), delivered through `session`
+    /// after whatever history the session has replayed: the matching detail, the state the event finds,
+    /// and the decision, which is the one `bench replay` prints for this line because the same session
+    /// code makes it.
+    public static func report(session: ReplaySession, eventLine: [UInt8], event: Event) -> String {
         var lines: [String] = []
         lines.append("event: \(describe(event))")
+        let triggerSet = session.engine.triggerSet
         let triggers = triggerSet.triggers
         var considered = 0
         for (index, trigger) in triggers.enumerated() {
@@ -24,7 +27,7 @@ public enum Explain {
                 conditionLines.append(contentsOf: detail.map { "      " + $0 })
             }
             let matched = window && anyCondition
-            lines.append("trigger \"\(trigger.id)\" (triggers[\(index)], priority \(JSONValue.format(trigger.priority))): \(matched ? "MATCHED" : "not matched")")
+            lines.append("trigger \(quote(trigger.id)) (triggers[\(index)], priority \(JSONValue.format(trigger.priority))): \(matched ? "MATCHED" : "not matched")")
             if !window {
                 lines.append("    window: event time \(JSONValue.format(event.time)) is outside [\(trigger.startTime.map(JSONValue.format) ?? "open"), \(trigger.endTime.map(JSONValue.format) ?? "open")]")
             }
@@ -32,13 +35,17 @@ public enum Explain {
         }
         if considered == 0 { lines.append("no trigger has a condition for this event kind and name") }
 
-        let engine = DeliveryEngine(triggerSet: triggerSet, startTime: -.infinity)
-        for e in history { engine.handle(e) }
-        _ = engine.drainRecords()
-        let outcome = engine.handle(event)!
-        lines.append("delivery: \(outcome.kind.rawValue)" + (outcome.winner.map { " \"\(triggers[$0].id)\"" } ?? ""))
+        // Due messages and auto-dismissals up to the event's time happen first, as in replay.
+        session.engine.advance(to: event.time)
+        lines.append(contentsOf: ExplainState.describe(session.engine, at: event.time))
+        let replayLine = session.process(.text(eventLine))
+        guard let outcome = session.lastOutcome else {
+            lines.append("delivery: invalid: \(session.lastError.map { "\($0)" } ?? "unknown error")")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("delivery: \(outcome.kind.rawValue)" + (outcome.winner.map { " \(quote(triggers[$0].id))" } ?? ""))
         for (k, m) in outcome.matched.enumerated() {
-            lines.append("    \"\(triggers[m].id)\": \(describe(outcome.verdicts[k], triggers[m], triggerSet))")
+            lines.append("    \(quote(triggers[m].id)): \(describe(outcome.verdicts[k], triggers[m], triggerSet))")
         }
         switch outcome.kind {
         case .noMatch: lines.append("    no re-eligible trigger matched: the no-matching-trigger callback is called")
@@ -47,19 +54,27 @@ public enum Explain {
             let w = triggers[outcome.winner!]
             lines.append("    due at \(JSONValue.format(event.time + w.delay)), expires at \(JSONValue.format(event.time + w.effectiveTimeout))")
         }
-        for r in engine.drainRecords() {
-            lines.append("    at \(JSONValue.format(r.time)): \(r.triggerID ?? "local message") \(r.display.rawValue)" + (r.reason.map { " (\($0.rawValue))" } ?? ""))
+        for r in session.lastDisplays {
+            lines.append("    at \(JSONValue.format(r.time)): \(r.triggerID.map(quote) ?? "local message") \(r.display.rawValue)" + (r.reason.map { " (\($0.rawValue))" } ?? ""))
         }
+        lines.append("replay prints: \(replayLine)")
         return lines.joined(separator: "\n")
+    }
+
+    /// A trigger id as a JSON string: a newline or an escape sequence in an id cannot break the report.
+    static func quote(_ id: String) -> String {
+        var out = ""
+        JSONValue.quote(id, into: &out)
+        return out
     }
 
     static func conditionKey(_ c: Condition) -> String {
         switch c {
-        case .customEvent(let name, _): return " \"\(name)\""
-        case .purchase(let p, _): return p.map { " product \"\($0)\"" } ?? " (any product)"
+        case .customEvent(let name, _): return " \(quote(name))"
+        case .purchase(let p, _): return p.map { " product \(quote($0))" } ?? " (any product)"
         case .sessionStart: return ""
         case .pushClick(let c, let a):
-            return (c.map { " campaign \"\($0)\"" } ?? " (any campaign)") + (a.map { " action \"\($0)\"" } ?? "")
+            return (c.map { " campaign \(quote($0))" } ?? " (any campaign)") + (a.map { " action \(quote($0))" } ?? "")
         }
     }
 
@@ -103,10 +118,10 @@ public enum Explain {
     static func describe(_ event: Event) -> String {
         let what: String
         switch event.kind {
-        case .customEvent(let n): what = "custom_event \"\(n)\""
-        case .purchase(let p): what = "purchase of \"\(p)\""
+        case .customEvent(let n): what = "custom_event \(quote(n))"
+        case .purchase(let p): what = "purchase of \(quote(p))"
         case .sessionStart: what = "session_start"
-        case .pushClick(let c, let a): what = "push_click campaign \(c.map { "\"\($0)\"" } ?? "none")" + (a.map { " action \"\($0)\"" } ?? "")
+        case .pushClick(let c, let a): what = "push_click campaign \(c.map(quote) ?? "none")" + (a.map { " action \(quote($0))" } ?? "")
         }
         let props = event.properties.keys.sorted().map { "\($0)=\(event.properties[$0]!)" }.joined(separator: ", ")
         return "\(what) at \(JSONValue.format(event.time))" + (props.isEmpty ? "" : " {\(props)}")
@@ -115,7 +130,7 @@ public enum Explain {
     static func describe(_ v: DeliveryOutcome.Verdict, _ t: Trigger, _ set: TriggerSet) -> String {
         switch v {
         case .won: return "wins (priority \(JSONValue.format(t.priority)); ties go to the trigger listed later)"
-        case .lost(let to): return "loses to \"\(to)\" (priority \(JSONValue.format(t.priority))); kept as a fallback"
+        case .lost(let to): return "loses to \(quote(to)) (priority \(JSONValue.format(t.priority))); kept as a fallback"
         case .notReEligible(let rule, let last):
             return rule < 0 ? "not re-eligible: shows only once and displayed at \(JSONValue.format(last))"
                 : "not re-eligible: displayed at \(JSONValue.format(last)), needs \(JSONValue.format(rule)) s"

@@ -3,39 +3,52 @@ import TriggerKit
 
 /// Reads a file (or standard input) line by line in fixed-size chunks, so event files of any size
 /// stream through in constant memory. Over-long lines are reported, not buffered.
-public struct LineReader {
+public final class LineReader {
     /// One input line: its bytes, or the fact that it was longer than the limit.
     public enum Line {
         case text([UInt8])
         case tooLong(bytes: Int)
     }
 
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private let name: String
     private let maxLineBytes: Int
+    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
     private var buffer: [UInt8] = []
     private var position = 0
     private var atEOF = false
 
     /// Opens `path` ("-" for standard input).
     public init(path: String, maxLineBytes: Int) throws {
+        name = path == "-" ? "standard input" : path
         if path == "-" {
-            handle = FileHandle.standardInput
+            descriptor = 0
         } else {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let h = FileHandle(forReadingAtPath: path)
-            else {
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw InputErrorFactory.file(path, "no such file (or not a readable file); check the path")
             }
-            handle = h
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw InputErrorFactory.file(path, "cannot open: \(String(cString: strerror(errno))); check its permissions")
+            }
         }
         self.maxLineBytes = maxLineBytes
     }
 
-    private mutating func fill() -> Bool {
+    deinit {
+        if descriptor != 0 { close(descriptor) }
+    }
+
+    /// Reads the next chunk with read(2); a read error is an `InputError` naming the input, not a trap.
+    private func fill() throws -> Bool {
         guard !atEOF else { return false }
-        let chunk = handle.readData(ofLength: 1 << 20)
-        if chunk.isEmpty {
+        var n: Int
+        repeat {
+            n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        } while n < 0 && errno == EINTR
+        guard n >= 0 else { throw InputErrorFactory.file(name, "cannot read: \(String(cString: strerror(errno)))") }
+        if n == 0 {
             atEOF = true
             return false
         }
@@ -43,13 +56,13 @@ public struct LineReader {
             buffer.removeFirst(position)
             position = 0
         }
-        buffer.append(contentsOf: chunk)
+        buffer.append(contentsOf: chunk[0..<n])
         return true
     }
 
     /// The next line without its terminator (`\n` or `\r\n`); nil at the end of input.
     /// A final line without a newline is still returned.
-    public mutating func next() -> Line? {
+    public func next() throws -> Line? {
         var scanned = 0  // bytes after `position` known to hold no newline
         var discarded = 0  // bytes of an over-long line already dropped
         while true {
@@ -68,7 +81,7 @@ public struct LineReader {
                 position = buffer.count
                 scanned = 0
             }
-            if !fill() {
+            if try !fill() {
                 if position == buffer.count, discarded == 0 { return nil }
                 let length = discarded + buffer.count - position
                 defer { position = buffer.count }

@@ -10,7 +10,14 @@ public final class ReplaySession: DeliveryDelegate {
     public let engine: DeliveryEngine
     private let triggerSet: TriggerSet
     public private(set) var invalidLines = 0
-    private var index = 0
+    /// Lines processed so far (the next line's index).
+    public private(set) var index = 0
+    /// What the last line processed was: its time (when it had one), its error (when invalid), and the
+    /// delivery outcome (when it was an event). `bench explain` reads them.
+    public private(set) var lastTime: Double?
+    public private(set) var lastError: InputError?
+    public private(set) var lastOutcome: DeliveryOutcome?
+    public private(set) var lastDisplays: [DisplayRecord] = []
 
     public init(triggerSet: TriggerSet, displaySeconds: Double = 10,
                 makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }) {
@@ -28,6 +35,9 @@ public final class ReplaySession: DeliveryDelegate {
     /// Processes one input line and returns its output line (without a newline).
     public func process(_ line: LineReader.Line) -> String {
         defer { index += 1 }
+        lastTime = nil
+        lastError = nil
+        lastOutcome = nil
         var out = "{\"index\":\(index)"
         do {
             let bytes: [UInt8]
@@ -40,12 +50,14 @@ public final class ReplaySession: DeliveryDelegate {
                 throw InputError(path: "$", reason: "empty line; expected one JSON object per line")
             }
             let json = try EventDecoder.parseLine(bytes)
+            lastTime = json["time"]?.number
             if let control = try ControlLine(json) {
                 apply(control)
                 out += ",\"outcome\":\"control\""
             } else {
                 let event = try EventDecoder.decode(json, categories: triggerSet.actionCategories)
                 let outcome = engine.handle(event)!
+                lastOutcome = outcome
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
                 if let w = outcome.winner {
                     out += ",\"trigger\":"
@@ -60,10 +72,12 @@ public final class ReplaySession: DeliveryDelegate {
             }
         } catch {
             invalidLines += 1
+            lastError = error as? InputError ?? InputError(path: "$", reason: "\(error)")
             out += ",\"outcome\":\"invalid\",\"error\":"
             JSONValue.quote("\(error)", into: &out)
         }
         let displays = engine.drainRecords()
+        lastDisplays = displays
         if !displays.isEmpty {
             out += ",\"displays\":["
             for (k, r) in displays.enumerated() {
@@ -94,9 +108,9 @@ public final class ReplaySession: DeliveryDelegate {
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            write: (String) throws -> Void) throws -> Int {
         let set = try CorpusDecoder.load(path: corpusPath)
-        var reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
+        let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)
-        while let line = reader.next() {
+        while let line = try reader.next() {
             try write(session.process(line))
         }
         return session.invalidLines

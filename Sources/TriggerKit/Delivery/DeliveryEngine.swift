@@ -31,8 +31,9 @@ public final class DeliveryEngine {
     private var matcher: (Event) -> [Int]
     private let makeMatcher: (TriggerSet) -> (Event) -> [Int]
     /// Triggered messages waiting for their delay, in scheduling order.
-    private var scheduled: [(due: Double, message: PendingMessage)] = []
-    private var autoDismissAt: Double?
+    public private(set) var scheduled: [(due: Double, message: PendingMessage)] = []
+    /// When the message on screen goes away by itself (`Configuration.displaySeconds`); nil = on dismiss only.
+    public private(set) var autoDismissAt: Double?
     private var records: [DisplayRecord] = []
     private var syncInFlight = false
     private var eventsDuringSync: [Event] = []
