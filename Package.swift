@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -54,3 +55,12 @@ let package = Package(
             path: "Tests/ConformanceTests"),
     ]
 )
+
+// libFuzzer targets for the workload-spec and results-file decoders, built only by scripts/fuzz
+// (TRIGGER_BENCH_FUZZ=1 swift build --sanitize=fuzzer): libFuzzer supplies their main.
+if ProcessInfo.processInfo.environment["TRIGGER_BENCH_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "WorkloadSpecFuzz", dependencies: ["Workload", "TriggerKit"], path: "Fuzz/WorkloadSpec"),
+        .executableTarget(name: "ResultsFileFuzz", dependencies: ["Harness", "TriggerKit"], path: "Fuzz/ResultsFile"),
+    ]
+}

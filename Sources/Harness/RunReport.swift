@@ -141,7 +141,11 @@ extension RunReport {
     /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
     /// a results file can be either), are refused.
     public static func load(_ path: String) throws -> RunReport {
-        let bytes = try InputFile.read(path, limit: maxFileBytes)
+        try decode(InputFile.read(path, limit: maxFileBytes), file: path)
+    }
+
+    /// Decodes the bytes of a results file; errors name `path`.
+    public static func decode(_ bytes: [UInt8], file path: String) throws -> RunReport {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
             throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")

@@ -1,0 +1,52 @@
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+import XCTest
+
+/// Replays `Corpora/fuzz-regressions/{workload,results}`: hostile workload specs and results files
+/// (and any crash `scripts/fuzz workload|results` ever finds) are refused with an `InputError`.
+final class HostileFileTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpora/fuzz-regressions")
+
+    func inputs(_ target: String) throws -> [(String, [UInt8])] {
+        let dir = Self.root.appendingPathComponent(target)
+        return try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().map { name in
+            (name, Array(try Data(contentsOf: dir.appendingPathComponent(name))))
+        }
+    }
+
+    func testHostileWorkloadSpecsAreRefusedWithAnInputError() throws {
+        let all = try inputs("workload")
+        XCTAssertGreaterThanOrEqual(all.count, 8)
+        for (name, bytes) in all {
+            XCTAssertThrowsError(try WorkloadSpec.decode(bytes, file: name), name) {
+                XCTAssertTrue($0 is InputError, "\(name): \($0)")
+            }
+        }
+    }
+
+    func testHostileResultsFilesAreRefusedWithAnInputError() throws {
+        let all = try inputs("results")
+        XCTAssertGreaterThanOrEqual(all.count, 7)
+        for (name, bytes) in all {
+            XCTAssertThrowsError(try RunReport.decode(bytes, file: name), name) {
+                XCTAssertTrue($0 is InputError, "\(name): \($0)")
+            }
+        }
+    }
+
+    func testTheLargestAllowedWorkloadIsRefusedBeforeAllocatingWhenItCannotFit() throws {
+        var spec = WorkloadSpec()
+        spec.events = 1_000_000_000
+        XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: spec.events, file: "huge")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("1000000000 events need about"), text)
+            XCTAssertTrue(text.contains("(112 bytes per event × 1000000000), but only"), text)
+            XCTAssertTrue(text.hasSuffix("lower the event count (--events)"), text)
+        }
+        XCTAssertNoThrow(try spec.checkReplayBuffersFit(events: 1000, file: "small"))
+        XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: Int.max, file: "overflow"), "bytes × events overflows: refused, no trap")
+    }
+}
