@@ -50,6 +50,6 @@ extension Explain {
         }
         let invalidHistory = session.invalidLines
         let body = report(session: session, eventLine: eventLine, event: event)
-        return Run(report: (header + [body]).joined(separator: "\n"), invalidHistoryLines: invalidHistory)
+        return Run(report: (header.isEmpty ? body : printable(header) + "\n" + body), invalidHistoryLines: invalidHistory)
     }
 }

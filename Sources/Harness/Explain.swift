@@ -41,7 +41,7 @@ public enum Explain {
         let replayLine = session.process(.text(eventLine))
         guard let outcome = session.lastOutcome else {
             lines.append("delivery: invalid: \(session.lastError.map { "\($0)" } ?? "unknown error")")
-            return lines.joined(separator: "\n")
+            return printable(lines)
         }
         lines.append("delivery: \(outcome.kind.rawValue)" + (outcome.winner.map { " \(quote(triggers[$0].id))" } ?? ""))
         for (k, m) in outcome.matched.enumerated() {
@@ -58,7 +58,13 @@ public enum Explain {
             lines.append("    at \(JSONValue.format(r.time)): \(r.triggerID.map(quote) ?? "local message") \(r.display.rawValue)" + (r.reason.map { " (\($0.rawValue))" } ?? ""))
         }
         lines.append("replay prints: \(replayLine)")
-        return lines.joined(separator: "\n")
+        return printable(lines)
+    }
+
+    /// The report's lines joined, each escaped: a newline or an escape sequence inside an event's or a
+    /// corpus's strings cannot split a line or paint the terminal.
+    static func printable(_ lines: [String]) -> String {
+        lines.map(PrintableText.escaped).joined(separator: "\n")
     }
 
     /// A trigger id as a JSON string: a newline or an escape sequence in an id cannot break the report.

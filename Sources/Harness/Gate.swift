@@ -53,7 +53,7 @@ public enum Gate {
         /// A Markdown table of what moved (every row that is not `unchanged`), then a one-line verdict.
         public func markdown() -> String {
             let moved = findings.filter { $0.verdict != .unchanged || $0.metric.hasPrefix("ns/event") }
-            var out: [String] = notes.map { "> \($0)" }
+            var out: [String] = notes.map { "> \(PrintableText.escaped($0))" }
             if !out.isEmpty { out.append("") }
             if moved.isEmpty {
                 out.append("Nothing moved: \(findings.count) comparisons unchanged.")
@@ -62,7 +62,7 @@ public enum Gate {
                 out.append("|---|---|---:|---:|---:|---|---|")
                 for f in moved {
                     let verdict = f.verdict == .regressed ? "**REGRESSED**" : f.verdict.rawValue
-                    out.append("| \(f.row) | \(f.metric) | \(f.baseline) | \(f.current) | \(f.change) | \(verdict) | \(f.note) |")
+                    out.append("| \(PrintableText.markdownCell(f.row)) | \(f.metric) | \(f.baseline) | \(f.current) | \(f.change) | \(verdict) | \(f.note) |")
                 }
             }
             out.append("")

@@ -5,6 +5,7 @@ extension RunReport {
     static let columns = ["strategy", "pub", "thr", "events", "mean ns", "p50 ns", "p99 ns", "p99.9 ns", "Mev/s",
                           "alloc/ev", "B/ev", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
 
+    /// Table cells; strings read from a results file are escaped (see `PrintableText`).
     func rows() -> [[String]] {
         results.map { r in
             [r.strategy, r.publication.rawValue, String(r.threads), String(r.events), Self.ns(r.nsPerEvent.mean),
@@ -13,7 +14,7 @@ extension RunReport {
              r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
              String(format: "%.3f", r.matchesPerEvent), String(format: "%.1f", r.candidatesPerEvent),
              r.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
-             r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))]
+             r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))].map(PrintableText.escaped)
         }
     }
 
@@ -21,7 +22,7 @@ extension RunReport {
     static func small(_ v: Double) -> String { v == 0 ? "0" : String(format: v < 10 ? "%.2f" : "%.0f", v) }
 
     var header: String {
-        var h = "workload \(workload.name) (seed \(workload.seed)): \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(environment.cpu)"
+        var h = "workload \(PrintableText.escaped(workload.name)) (seed \(workload.seed)): \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
         if build != "release" {
             h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
         }
@@ -83,7 +84,7 @@ extension RunReport {
         var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]
         out.append("| " + Self.columns.joined(separator: " | ") + " |")
         out.append("|" + Self.columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
-        out += rows().map { "| " + $0.joined(separator: " | ") + " |" }
+        out += rows().map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
         return out.joined(separator: "\n") + "\n"
     }
 

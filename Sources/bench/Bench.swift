@@ -53,7 +53,7 @@ enum BenchMain {
     }
 
     static func fail(_ message: String) -> Never {
-        TextOutput.standardError("bench: error: \(UsageMessage.printable(message))")
+        TextOutput.standardError("bench: error: \(PrintableText.escaped(message))")
         exit(Exit.badInput)
     }
 }

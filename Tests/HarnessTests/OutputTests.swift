@@ -75,6 +75,25 @@ final class OutputTests: XCTestCase {
     }
 }
 
+/// Strings from inputs cannot split a line or paint the terminal when echoed.
+final class PrintableTextTests: XCTestCase {
+    func testControlCharactersAreEscapedAndPlainTextIsKept() {
+        XCTAssertEqual(PrintableText.escaped("cart-nudge é"), "cart-nudge é")
+        XCTAssertEqual(PrintableText.escaped("a\nb\tc\u{1B}[31m\u{7F}"), #"a\nb\tc\u{1b}[31m\u{7f}"#)
+        XCTAssertEqual(PrintableText.markdownCell("x|y\n"), #"x\|y\n"#)
+    }
+
+    func testAResultsFileStrategyNameCannotBreakTheTableOrTheMarkdown() throws {
+        let row = strategyResult("evil\n| injected |")
+        let report = RunReport(build: "release", environment: .current(), workload: .init(name: "w\u{1B}[2J", seed: 1, events: 1, triggers: 1),
+                               results: [row])
+        XCTAssertFalse(report.table().contains("\u{1B}"))
+        XCTAssertTrue(report.table().contains(#"evil\n| injected |"#))
+        let markdownRow = try XCTUnwrap(report.markdown().split(separator: "\n").first { $0.contains("evil") })
+        XCTAssertTrue(markdownRow.hasPrefix(#"| evil\n\| injected \| | none |"#), String(markdownRow))
+    }
+}
+
 /// Flame graphs of any depth, and folded input checked before it is drawn.
 final class FlameGraphInputTests: XCTestCase {
     func testTwentyThousandFrameStackIsDrawnWithoutRecursion() throws {
