@@ -55,7 +55,7 @@ public final class ReplaySession: DeliveryDelegate {
                 apply(control)
                 out += ",\"outcome\":\"control\""
             } else {
-                let event = try EventDecoder.decode(json, categories: triggerSet.actionCategories)
+                let (event, warning) = try EventDecoder.decodeReportingWarning(json, categories: triggerSet.actionCategories)
                 let outcome = engine.handle(event)!
                 lastOutcome = outcome
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
@@ -69,6 +69,10 @@ public final class ReplaySession: DeliveryDelegate {
                     JSONValue.quote(triggerSet.triggers[m].id, into: &out)
                 }
                 out += "]"
+                if let warning {
+                    out += ",\"warning\":"
+                    JSONValue.quote(warning, into: &out)
+                }
             }
         } catch {
             invalidLines += 1

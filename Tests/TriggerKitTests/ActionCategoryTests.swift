@@ -45,11 +45,32 @@ final class ActionCategoryTests: XCTestCase {
         }
     }
 
-    func testUnknownCategoryIsRefusedUnlessRegistered() throws {
-        XCTAssertThrowsError(try decode(#"{"aps":{"category":"rsvp"},"action_id":"going"}"#))
+    func testUnknownCategoryIsAPushOpenWithAWarning() throws {
+        let d = try decode(#"{"aps":{"category":"rsvp"},"campaign_id":"c","action_id":"going"}"#)
+        XCTAssertEqual(d.campaignID, "c")
+        XCTAssertEqual(d.actionID, "going")
+        XCTAssertEqual(d.properties["category"], .string("rsvp"), "the category stays on the event")
+        XCTAssertEqual(d.warning?.hasPrefix(#"unknown action-button category "rsvp": the push open counts"#), true, "\(d)")
         var c = ActionCategories.standard
         try c.register(ActionCategory(id: "rsvp", buttons: [.init(id: "going", title: "Going")]))
         XCTAssertEqual(try decode(#"{"aps":{"category":"rsvp"},"action_id":"going"}"#, c).actionID, "going")
+        XCTAssertNil(try decode(#"{"aps":{"category":"rsvp"},"action_id":"going"}"#, c).warning)
+        XCTAssertThrowsError(try decode(#"{"aps":{"category":"rsvp"},"action_id":"maybe"}"#, c), "a registered category still checks its buttons")
+    }
+
+    func testAButtonWithoutACategoryIsAPushOpenWithAWarning() throws {
+        let d = try decode(#"{"aps":{},"campaign_id":"c","action_id":"accept"}"#)
+        XCTAssertEqual(d.actionID, "accept")
+        XCTAssertNil(d.properties["category"])
+        XCTAssertEqual(d.warning, #"action id "accept" comes with no aps.category: the push open counts with its action id"#)
+        XCTAssertNil(try decode(#"{"aps":{},"campaign_id":"c"}"#).warning, "a plain tap without a category is ordinary")
+    }
+
+    func testMalformedPayloadsStayInvalid() {
+        for payload in [#"{"aps":{"category":""},"action_id":"a"}"#, #"{"aps":{"category":7}}"#, #"{"aps":[]}"#,
+                        #"{"aps":{},"action_id":""}"#, "{\"aps\":{},\"action_id\":\"\(String(repeating: "a", count: 256))\"}"] {
+            XCTAssertThrowsError(try decode(payload), payload) { XCTAssertTrue($0 is InputError, "\($0)") }
+        }
     }
 
     func testCorpusRegistersCustomCategories() throws {

@@ -31,6 +31,19 @@ public enum EventDecoder {
     /// everything that is read is validated.
     /// `categories` are the action-button categories a push payload may name.
     public static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Event {
+        try decodeReportingWarning(json, categories: categories).event
+    }
+
+    /// `decode`, and what an accepted event's input left unusual: a push naming an action-button category
+    /// the app has not registered, or a button without a category (the push open counts either way).
+    public static func decodeReportingWarning(_ json: JSONValue, categories: ActionCategories = .standard) throws
+        -> (event: Event, warning: String?) {
+        var warning: String?
+        let event = try decode(json, categories: categories, warning: &warning)
+        return (event, warning)
+    }
+
+    static func decode(_ json: JSONValue, categories: ActionCategories, warning: inout String?) throws -> Event {
         let obj = try JSONNode(value: json, path: "").object(what: "an event")
         let timeNode = try obj.required("time", what: "seconds since the Unix epoch")
         let time = try timeNode.number(what: "the event time in epoch seconds")
@@ -59,6 +72,7 @@ public enum EventDecoder {
                     throw payload.fail("give either campaign_id/action_id or payload, not both")
                 }
                 let push = try PushPayloadDecoder.decode(payload, categories: categories)
+                warning = push.warning
                 return Event(time: time, kind: .pushClick(campaignID: push.campaignID, actionID: push.actionID),
                              properties: push.properties)
             }

@@ -5,6 +5,9 @@ public enum PushPayloadDecoder {
         public var campaignID: String?
         public var actionID: String?
         public var properties: [String: PropertyValue]
+        /// Set when the payload names a category the app has not registered, or a button without a
+        /// category: the push still opens the app (with no buttons shown), so the event is valid.
+        public var warning: String?
     }
 
     static let wisetrackerKey = "RW_push_payload_WP"
@@ -24,31 +27,43 @@ public enum PushPayloadDecoder {
     }
 
     /// APNs style: `aps` (with an optional `category`), `campaign_id`, `action_id`, `extras`.
-    /// A tapped button must belong to the payload's category, and the category must be registered.
+    /// A tapped button must belong to its category when the category is registered. An unregistered
+    /// category, or a button with no category, is still a push open: on a device the app opens and only
+    /// shows no buttons. The event keeps its campaign and action ids, and the category as a property.
     static func decodeAPNs(_ obj: JSONObjectReader, categories: ActionCategories) throws -> Decoded {
         let aps = try obj.required("aps", what: "the APNs dictionary").object(what: "the aps dictionary")
         var decoded = Decoded(campaignID: nil, actionID: nil, properties: [:])
         var category: ActionCategory?
+        var categoryID: String?
         if let c = aps.optionalNonNull("category") {
             let id = try c.string(what: "the action-button category")
-            guard let known = categories.category(id) else {
-                throw c.fail("unknown action-button category \"\(id)\"; known: \(categories.categories.map(\.id).joined(separator: ", ")) (register custom ones in settings.action_categories)")
+            guard !id.isEmpty, id.utf8.count <= EventDecoder.maxStringBytes else {
+                throw c.fail("category must be 1–\(EventDecoder.maxStringBytes) UTF-8 bytes, found \(id.utf8.count)")
             }
-            category = known
+            categoryID = id
+            category = categories.category(id)
+            if category == nil {
+                decoded.warning = "unknown action-button category \"\(id)\": the push open counts, with no buttons shown (register it in settings.action_categories to check its buttons)"
+            }
             decoded.properties["category"] = .string(id)
         }
         if let n = obj.optionalNonNull("campaign_id") {
             let s = try n.string(what: "the campaign id")
-            guard !s.isEmpty else { throw n.fail("campaign id must not be empty") }
+            guard !s.isEmpty, s.utf8.count <= EventDecoder.maxNameBytes else {
+                throw n.fail("campaign id must be 1–\(EventDecoder.maxNameBytes) UTF-8 bytes, found \(s.utf8.count)")
+            }
             decoded.campaignID = s
         }
         if let n = obj.optionalNonNull("action_id") {
             let s = try n.string(what: "the tapped action button's id")
             guard !s.isEmpty else { throw n.fail("action id must not be empty; omit it for a plain tap") }
-            guard let category else {
-                throw n.fail("action id \"\(s)\" names a button, but aps.category names no action-button category")
+            guard s.utf8.count <= EventDecoder.maxNameBytes else {
+                throw n.fail("action id is \(s.utf8.count) UTF-8 bytes; at most \(EventDecoder.maxNameBytes) are allowed")
             }
-            guard category.buttons.contains(where: { $0.id == s }) else {
+            if categoryID == nil {
+                decoded.warning = "action id \"\(s)\" comes with no aps.category: the push open counts with its action id"
+            }
+            if let category, !category.buttons.contains(where: { $0.id == s }) {
                 throw n.fail("action id \"\(s)\" is not a button of category \"\(category.id)\" (buttons: \(category.buttons.map(\.id).joined(separator: ", ")))")
             }
             decoded.actionID = s
