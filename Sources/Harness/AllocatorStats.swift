@@ -17,10 +17,10 @@ private func mallctl(_ name: String, _ old: UnsafeMutableRawPointer?, _ oldLengt
     return name.withCString { f($0, old, oldLength, new, newLength) }
 }
 
-/// jemalloc statistics through `mallctl` (NOTES.md): exact allocation counts per thread pass,
+/// jemalloc statistics through `mallctl` (docs/measuring.md): exact allocation counts per thread pass,
 /// per-thread byte counters, and the global gauges.
 public enum AllocatorStats {
-    /// The global gauges of SPEC §5.2, in bytes.
+    /// The global gauges of a results file (docs/harness.md), in bytes.
     public struct Gauges: Codable, Sendable, Equatable {
         public var allocated = 0, active = 0, resident = 0, mapped = 0, metadata = 0, retained = 0
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The regression gate of `bench check` (NOTES.md, "What a good regression gate does"): exact on
+/// The regression gate of `bench check` (docs/measuring.md, "The gate"): exact on
 /// checksums and allocations per event, a tolerance on callgrind instructions per event, and a
 /// statistical test plus a minimum effect on wall clock.
 public enum Gate {

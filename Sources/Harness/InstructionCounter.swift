@@ -3,7 +3,7 @@ import Foundation
 import TriggerKit
 import Workload
 
-/// The deterministic tier of the gate (NOTES.md): instructions per event of the single-threaded
+/// The deterministic tier of the gate (docs/measuring.md): instructions per event of the single-threaded
 /// matching loop, counted by `valgrind --tool=callgrind` between the shim's start and stop requests.
 ///
 /// The parent (`bench instructions`, `bench run --instructions`) re-runs this executable under

@@ -1,7 +1,7 @@
 import Foundation
 import TriggerKit
 
-/// Simulates one device replaying a JSONL stream (SPEC §7): app in the foreground, portrait, nothing
+/// Simulates one device replaying a JSONL stream (docs/semantics.md, "Replay"): app in the foreground, portrait, nothing
 /// showing; one JSON outcome line per input line, in input order.
 public final class ReplaySession: DeliveryDelegate {
     /// Asset URLs with this prefix fail to load in a replay, so asset failure and fallbacks can be scripted.
@@ -121,7 +121,7 @@ public final class ReplaySession: DeliveryDelegate {
     }
 }
 
-/// A replay control line: app state, orientation or dismissal (SPEC §7).
+/// A replay control line: app state, orientation or dismissal (docs/semantics.md, "Replay").
 enum ControlLine {
     case appState(Double, AppState)
     case orientation(Double, DeviceOrientation)

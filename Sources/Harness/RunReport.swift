@@ -44,7 +44,7 @@ public struct Environment: Codable, Sendable, Equatable {
     }
 }
 
-/// One row of results: a strategy × publication × thread count (SPEC §5.2).
+/// One row of results: a strategy × publication × thread count (docs/harness.md, "Results").
 public struct StrategyResult: Codable, Sendable {
     public struct Latency: Codable, Sendable {
         public var mean, p50, p90, p99, p999, max: Double
@@ -87,7 +87,7 @@ public struct StrategyResult: Codable, Sendable {
     public var heapBytesAfterPublishing: Int?
 }
 
-/// A whole `bench run` (SPEC §5.2 `trigger-bench-results/1`).
+/// A whole `bench run` (docs/harness.md, `trigger-bench-results/1`).
 public struct RunReport: Codable, Sendable {
     public struct Workload: Codable, Sendable {
         public var name: String

@@ -3,7 +3,7 @@ import Histogram
 import TriggerKit
 import Workload
 
-/// What `bench run` measures (SPEC §5, §5.2).
+/// What `bench run` measures (docs/harness.md).
 public struct RunConfiguration: Sendable {
     public var workload: WorkloadSpec
     public var strategies: [String] = StrategyRegistry.names
@@ -28,14 +28,14 @@ public struct RunConfiguration: Sendable {
     public init(workload: WorkloadSpec) { self.workload = workload }
 }
 
-/// How readers obtain the trigger set (SPEC §4): a plain shared matcher, a lock-free snapshot, or a mutex.
+/// How readers obtain the trigger set (docs/strategies.md): a plain shared matcher, a lock-free snapshot, or a mutex.
 public enum Publication: String, Sendable, CaseIterable, Codable {
     case none
     case lockFree = "lock-free"
     case mutex
 }
 
-/// Strategies disagreed: a correctness bug (SPEC §8 exit 1).
+/// Strategies disagreed: a correctness bug (exit 1, docs/semantics.md "Exit codes").
 public struct ChecksumMismatch: Error, CustomStringConvertible {
     public let description: String
 }
@@ -116,7 +116,7 @@ public final class Runner {
     }
 
     /// Exact allocations and bytes per event in steady state: a warm pass, then a counted pass over the
-    /// same events with the thread cache flushed around it (NOTES.md).
+    /// same events with the thread cache flushed around it (docs/measuring.md).
     func measureAllocations(_ m: some Matcher, _ events: EventColumns, count: Int) -> (count: Double, bytes: Double) {
         guard count > 0 else { return (0, 0) }
         let scratch = m.makeScratch(for: events)

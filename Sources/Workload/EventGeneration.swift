@@ -124,7 +124,7 @@ extension WorkloadGenerator {
         return JSONValue.object(members).serialized
     }
 
-    /// How a push click is written: a share carries the raw notification payload (SPEC §6) instead of
+    /// How a push click is written: a share carries the raw notification payload (docs/semantics.md, "Push payloads") instead of
     /// plain ids, in both styles, so replays exercise payload decoding. A tapped button's payload names
     /// the default category holding it; a Wisetracker payload (which has no ids) is used for plain taps
     /// without a campaign, alternately as an object and as a JSON string.

@@ -1,7 +1,7 @@
 import Foundation
 import TriggerKit
 
-/// A `trigger-workload/1` spec (SPEC §5.1): everything that shapes a synthetic corpus and event stream.
+/// A `trigger-workload/1` spec (docs/harness.md, "Workload specs"): everything that shapes a synthetic corpus and event stream.
 public struct WorkloadSpec: Sendable, Equatable {
     public static let format = "trigger-workload/1"
 

@@ -13,7 +13,7 @@ struct Bench: ParsableCommand {
         defaultSubcommand: RunCommand.self)
 }
 
-/// Exit codes of SPEC §8.
+/// Exit codes (docs/semantics.md, "Exit codes").
 enum Exit {
     static let regression: Int32 = 1
     static let badInput: Int32 = 2

@@ -9,7 +9,7 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "The regression gate: compare a results file against a baseline; exit 1 on a regression.",
         discussion: """
-            Three tiers (NOTES.md): checksums and allocations/event must be equal; instructions/event (from
+            Three tiers (docs/measuring.md): checksums and allocations/event must be equal; instructions/event (from
             --instructions runs) may rise by at most --instruction-tolerance; wall clock fails only when the
             Mann–Whitney U test over the repetition samples (--repetitions) is significant AND the median slowed
             by more than --minimum-effect. Results from unlike environments or workloads are refused (exit 2).

@@ -25,8 +25,24 @@ final class ConformanceTests: XCTestCase {
             for (i, (got, want)) in zip(output, expected).enumerated() where got != want {
                 XCTFail("\(name) line \(i):\n  got  \(got)\n  want \(want)")
             }
+            for (i, line) in output.enumerated() { try checkShape(line, "\(name) line \(i)") }
             let expectedInvalid = expected.filter { $0.contains("\"outcome\":\"invalid\"") }.count
             XCTAssertEqual(invalid, expectedInvalid, "\(name): invalid line count")
         }
+    }
+
+    /// Replay's line shape: `matched` on every event line, `trigger` only on `triggered`, `error` only on
+    /// `invalid`, nothing but `index`, `outcome` and `displays` on a control line.
+    func checkShape(_ line: String, _ where_: String) throws {
+        let json = try JSONParser.parse(line)
+        guard case .object(let members) = json, case .string(let outcome)? = json["outcome"] else {
+            return XCTFail("\(where_): not an object with an outcome: \(line)")
+        }
+        let keys = Set(members.map(\.key))
+        let isEvent = ["no_match", "throttled", "triggered"].contains(outcome)
+        XCTAssertEqual(keys.contains("matched"), isEvent, "\(where_): matched on every event line only")
+        XCTAssertEqual(keys.contains("trigger"), outcome == "triggered", "\(where_): trigger only on triggered")
+        XCTAssertEqual(keys.contains("error"), outcome == "invalid", "\(where_): error only on invalid")
+        XCTAssertTrue(keys.isSubset(of: ["index", "outcome", "trigger", "matched", "warning", "error", "displays"]), "\(where_): \(keys)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decodes and validates a `trigger-corpus/1` document (SPEC §2); a corpus that breaks any rule is
+/// Decodes and validates a `trigger-corpus/1` document (docs/semantics.md, "Triggers"); a corpus that breaks any rule is
 /// refused whole with the trigger id, the JSON path and the reason. Nothing is half-loaded.
 public enum CorpusDecoder {
     public static let format = "trigger-corpus/1"

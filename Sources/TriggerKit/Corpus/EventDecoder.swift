@@ -1,4 +1,4 @@
-/// Decodes one JSON event (a JSONL line) into a validated `Event` (SPEC §1): typed properties,
+/// Decodes one JSON event (a JSONL line) into a validated `Event` (docs/semantics.md, "Events"): typed properties,
 /// nested objects flattened to dot paths, ISO-8601 strings and `{"$date": …}` as dates.
 public enum EventDecoder {
     public static let maxProperties = 256

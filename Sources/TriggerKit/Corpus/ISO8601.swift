@@ -1,4 +1,4 @@
-/// Strict ISO-8601 timestamps of SPEC §1: `YYYY-MM-DDTHH:MM:SS`, optional fraction, `Z` or `±HH:MM`.
+/// Strict ISO-8601 timestamps (docs/semantics.md, "Events"): `YYYY-MM-DDTHH:MM:SS`, optional fraction, `Z` or `±HH:MM`.
 public enum ISO8601 {
     /// Epoch seconds, or nil when `text` is not exactly in the strict form (or names an impossible date).
     public static func parse(_ text: String) -> Double? {

@@ -1,4 +1,4 @@
-/// Bad input refused with its location (SPEC §8): the file, the JSON path (or line and column), the reason.
+/// Bad input refused with its location (docs/semantics.md, "Exit codes"): the file, the JSON path (or line and column), the reason.
 public struct InputError: Error, CustomStringConvertible, Equatable {
     /// The file the input came from, when it came from one.
     public var file: String?

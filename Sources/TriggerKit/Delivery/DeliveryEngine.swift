@@ -1,4 +1,4 @@
-/// The stateful delivery engine of one user/device (SPEC §3, rules 1–9): eligibility, the minimum
+/// The stateful delivery engine of one user/device (docs/semantics.md, "Delivery", rules 1–9): eligibility, the minimum
 /// interval, priority, delay and timeout, and the LIFO message stack with re-enqueue and discard.
 ///
 /// Time is injected: the engine has no clock of its own. Every event carries its time, and

@@ -22,7 +22,7 @@ public struct PendingMessage: Sendable {
     public var triggerID: String? { trigger?.id }
 }
 
-/// What happened to a message when the presenter asked for it (SPEC §7 `displays`).
+/// What happened to a message when the presenter asked for it (replay's `displays`, docs/semantics.md "Replay").
 public struct DisplayRecord: Sendable, Equatable {
     public enum Display: String, Sendable { case displayed, reenqueued, discarded }
 
@@ -46,7 +46,7 @@ public struct DisplayRecord: Sendable, Equatable {
     public let reason: Reason?
 }
 
-/// The result of delivering one event (SPEC §3 "Delivery").
+/// The result of delivering one event (docs/semantics.md, "Delivery").
 public struct DeliveryOutcome: Sendable {
     public enum Kind: String, Sendable {
         case noMatch = "no_match"

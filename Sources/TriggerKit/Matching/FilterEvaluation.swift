@@ -1,4 +1,4 @@
-/// The meaning of one filter on one event (SPEC §2), interpreted directly from the decoded tree.
+/// The meaning of one filter on one event (docs/semantics.md, "Triggers"), interpreted directly from the decoded tree.
 /// This is the oracle's definition; faster strategies must agree with it.
 public enum FilterEvaluation {
     /// The property value a filter sees: nil when the property is missing (absent, null or of another type).

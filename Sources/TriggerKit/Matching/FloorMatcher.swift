@@ -1,4 +1,4 @@
-/// The lower bound (SPEC §5 `floor`): read the event and look up its buckets, evaluate nothing.
+/// The lower bound (docs/strategies.md): read the event and look up its buckets, evaluate nothing.
 /// Every strategy pays at least this; the others are reported as a ratio to it.
 public struct FloorMatcher: Matcher {
     public static let strategyName = "floor"

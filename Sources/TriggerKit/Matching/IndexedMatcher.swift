@@ -1,4 +1,4 @@
-/// `indexed` (SPEC §4): event names interned to dense ids, triggers bucketed by (kind, key id);
+/// `indexed` (docs/strategies.md): event names interned to dense ids, triggers bucketed by (kind, key id);
 /// filters still interpreted from the decoded tree, one `Filter` at a time.
 public struct IndexedMatcher: Matcher {
     public static let strategyName = "indexed"

@@ -1,4 +1,4 @@
-/// A matching strategy (SPEC §4). A matcher is immutable once built, so many threads may share it;
+/// A matching strategy (docs/strategies.md). A matcher is immutable once built, so many threads may share it;
 /// everything an event's matching writes lives in the caller-owned `MatchScratch`.
 public protocol Matcher: Sendable {
     /// The strategy's name as `bench` spells it.

@@ -1,11 +1,11 @@
-/// The oracle strategy (SPEC §4 `reference`): a linear scan over every trigger, string compares,
+/// The oracle strategy (docs/strategies.md): a linear scan over every trigger, string compares,
 /// filters interpreted from the decoded tree over the event's property dictionary. Clear, not fast.
 public struct ReferenceMatcher: Sendable {
     public let triggerSet: TriggerSet
 
     public init(_ triggerSet: TriggerSet) { self.triggerSet = triggerSet }
 
-    /// Corpus indices of the triggers that match `event`, in corpus order (SPEC §3 "Matching").
+    /// Corpus indices of the triggers that match `event`, in corpus order (docs/semantics.md, "Matching").
     public func match(_ event: Event) -> [Int] {
         var out: [Int] = []
         for (i, trigger) in triggerSet.triggers.enumerated() where matches(trigger, event) {

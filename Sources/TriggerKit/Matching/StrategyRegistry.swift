@@ -1,4 +1,4 @@
-/// The strategies of SPEC §4 by name; the harness knows only this and the `Matcher` protocol.
+/// The strategies (docs/strategies.md) by name; the harness knows only this and the `Matcher` protocol.
 public enum StrategyRegistry {
     public struct Strategy: Sendable {
         public let name: String

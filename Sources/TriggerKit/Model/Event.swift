@@ -1,4 +1,4 @@
-/// One app event (SPEC §1), decoded and validated; properties are flattened to dot paths.
+/// One app event (docs/semantics.md, "Events"), decoded and validated; properties are flattened to dot paths.
 public struct Event: Sendable, Equatable {
     /// What happened; the associated values are what conditions match on.
     public enum Kind: Sendable, Equatable {
@@ -19,7 +19,7 @@ public struct Event: Sendable, Equatable {
         self.properties = properties
     }
 
-    /// The SPEC name of the event kind (`custom_event`, `purchase`, …).
+    /// The input name of the event kind (`custom_event`, `purchase`, …).
     public var kindName: String {
         switch kind {
         case .customEvent: return "custom_event"

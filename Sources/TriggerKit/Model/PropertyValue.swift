@@ -1,4 +1,4 @@
-/// A typed event property value (SPEC §1): numbers keep Int64 vs. Double, yet 3 == 3.0.
+/// A typed event property value (docs/semantics.md, "Events"): numbers keep Int64 vs. Double, yet 3 == 3.0.
 public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
     case int(Int64)
     case double(Double)
@@ -57,7 +57,7 @@ public enum PropertyValue: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The four filter types of SPEC §2.
+/// The four filter types (docs/semantics.md, "Triggers").
 public enum PropertyType: String, Sendable, CaseIterable {
     case number, string, boolean, date
 }

@@ -1,4 +1,4 @@
-/// One in-app message trigger from a corpus (SPEC §2), validated.
+/// One in-app message trigger from a corpus (docs/semantics.md, "Triggers"), validated.
 public struct Trigger: Sendable {
     public var id: String
     public var priority: Double
@@ -106,7 +106,7 @@ public struct Filter: Sendable {
     }
 }
 
-/// Filter operators of SPEC §2; which ones a type allows is `FilterOperator.allowed(for:)`.
+/// Filter operators (docs/semantics.md, "Triggers"); which ones a type allows is `FilterOperator.allowed(for:)`.
 public enum FilterOperator: String, Sendable, CaseIterable {
     case eq, ne, gt, gte, lt, lte
     case `in` = "in"
@@ -132,7 +132,7 @@ public enum FilterOperator: String, Sendable, CaseIterable {
         }
     }
 
-    /// SPEC §2: on a missing property exactly these operators hold.
+    /// On a missing property (docs/semantics.md, "Triggers") exactly these operators hold.
     public var holdsOnMissing: Bool {
         switch self {
         case .ne, .notRegex, .notIn, .notExists: return true

@@ -12,7 +12,7 @@ public final class MatcherSnapshot: AtomicReference, Sendable {
     }
 }
 
-/// Publishes trigger-set snapshots to reader threads without locks (SPEC §3 rule 9, §4).
+/// Publishes trigger-set snapshots to reader threads without locks (docs/semantics.md, "Delivery", rule 9).
 ///
 /// The snapshot lives in a `ManagedAtomic` (swift-atomics: lock-free, and its double-word CAS makes
 /// load-then-retain safe, so no snapshot is freed while a reader is taking it). That load costs two

@@ -20,7 +20,7 @@ public struct ActionCategory: Sendable, Equatable {
     }
 }
 
-/// The action-button categories an app knows (SPEC §6): the four defaults plus registered custom ones.
+/// The action-button categories an app knows (docs/semantics.md, "Push payloads"): the four defaults plus registered custom ones.
 /// A payload naming an unknown category, or a tapped button its category lacks, is invalid.
 public struct ActionCategories: Sendable, Equatable {
     /// The default categories, as Braze ships them: Accept/Decline, Yes/No, Confirm/Cancel, More.

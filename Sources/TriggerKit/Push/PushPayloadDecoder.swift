@@ -1,4 +1,4 @@
-/// Decodes the raw payload of a tapped notification (SPEC §6) into the fields of a `push_click` event.
+/// Decodes the raw payload of a tapped notification (docs/semantics.md, "Push payloads") into the fields of a `push_click` event.
 public enum PushPayloadDecoder {
     /// What a push payload contributes to a `push_click` event.
     public struct Decoded: Equatable {

@@ -1,6 +1,6 @@
 import CPrefetch
 
-/// `compiled` (SPEC §4): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
+/// `compiled` (docs/strategies.md): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
 public struct CompiledMatcher: Matcher {
     public static let strategyName = "compiled"
     public let triggerSet: TriggerSet

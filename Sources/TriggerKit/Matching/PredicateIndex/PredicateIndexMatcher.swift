@@ -1,4 +1,4 @@
-/// `predicate-index` (SPEC §4): `compiled`, plus an index over equality and range predicates for
+/// `predicate-index` (docs/strategies.md): `compiled`, plus an index over equality and range predicates for
 /// crowded buckets, so cost grows with the triggers an event can match rather than with the
 /// triggers that share its name.
 ///
