@@ -122,17 +122,20 @@ struct InstructionsCommand: ParsableCommand {
         }
         if let events { spec.events = events }
         let names = try RunCommand.parseStrategies(strategies)
+        // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
+        let merged = try mergeInto.map(RunReport.load)
+        let mergedFile = try mergeInto.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(workload: workload, eventsOverride: events, strategies: names, events: spec.events,
                                                   referenceEvents: referenceEvents, progress: { progress.note($0) })
         progress.note("")
-        if let mergeInto {
-            var report = try RunReport.load(mergeInto)
+        if var report = merged, let mergedFile {
             do { try report.merge(counts) } catch let mismatch as ChecksumMismatch {
                 TextOutput.standardError("bench: strategies disagree: \(mismatch)")
                 throw ExitCode(Exit.regression)
             }
-            try AtomicFile.write(report.json(), to: mergeInto)
+            try mergedFile.write(report.json())
+            try mergedFile.commit()
         }
         let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }.map(\.checksum))
         for c in counts {
