@@ -29,9 +29,11 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Workload", "TriggerKit", "CCallgrind", "CSignals",
+                "Workload", "TriggerKit", "CCallgrind", "CSignals", "CCycleCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // The CPU's tick counter (rdtsc, cntvct_el0), for timing single events.
+        .target(name: "CCycleCounter"),
         // Removes temporary output files when the process is interrupted; ignores SIGPIPE.
         .target(name: "CSignals"),
         // Start/stop requests for callgrind around the counted matching loop (no-ops outside valgrind).

@@ -93,6 +93,16 @@ public enum AllocatorStats {
         return p.pointee
     }
 
+    /// Bytes the calling thread allocated and has not freed since it started (exact): the difference
+    /// across a build is what the built structure holds.
+    public static func threadNetBytes() -> Int {
+        var p: UnsafeMutablePointer<UInt64>?
+        var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
+        guard withUnsafeMutablePointer(to: &p, { mallctl("thread.deallocatedp", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
+              let p else { return 0 }
+        return Int(truncatingIfNeeded: threadAllocatedBytes() &- p.pointee)
+    }
+
     /// `MALLOC_CONF` as the process saw it, if set.
     public static var mallocConf: String? { ProcessInfo.processInfo.environment["MALLOC_CONF"] }
 }

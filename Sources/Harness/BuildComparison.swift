@@ -19,6 +19,8 @@ public struct BuildComparison: Sendable {
         /// `bestNs` over the baseline strategy's `bestNs` (the least disturbed figure of each).
         public var bestRatio: Double?
         public var samples: Int
+        /// The per-repetition ratios `medianRatio` is the median of.
+        public var ratios: [Double] = []
     }
 
     public var rows: [Row] = []
@@ -53,7 +55,8 @@ public struct BuildComparison: Sendable {
                 let best = s.min()!
                 rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: MannWhitney.median(s),
                                 medianRatio: ratios[strategy].map { MannWhitney.median($0) },
-                                bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count))
+                                bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count,
+                                ratios: ratios[strategy] ?? []))
             }
         }
     }
@@ -71,7 +74,26 @@ public struct BuildComparison: Sendable {
                          + (r.bestRatio.map { String(format: "  %20.2f×", $0) } ?? String(repeating: " ", count: 23))
                          + String(format: "  %7d", r.samples))
         }
+        lines += changeLines(baseline: baseline)
         return lines.joined(separator: "\n")
+    }
+
+    /// For each strategy, each later build's median ratio to the baseline strategy over the first build's,
+    /// with its bootstrap 95 % interval, and whether the interval includes 1 (no difference shown).
+    func changeLines(baseline: String) -> [String] {
+        guard let first = rows.first?.build else { return [] }
+        var out: [String] = []
+        for a in rows where a.build == first && a.strategy != baseline {
+            for b in rows where b.build != first && b.strategy == a.strategy {
+                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: MannWhitney.median),
+                      let ra = a.medianRatio, let rb = b.medianRatio else { continue }
+                let verdict = ci[0] <= 1 && 1 <= ci[1] ? "includes 1: no difference shown"
+                    : (ci[1] < 1 ? "below 1: \(b.build) is faster" : "above 1: \(b.build) is slower")
+                out.append(String(format: "%@: ×%@ of %@ over %@ = %.3f, 95 %% interval [%.3f, %.3f], %@", a.strategy, baseline, b.build, first,
+                                  rb / ra, ci[0], ci[1], verdict))
+            }
+        }
+        return out
     }
 }
 

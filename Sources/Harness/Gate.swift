@@ -104,6 +104,9 @@ public enum Gate {
     }
 
     static func checkComparable(_ b: RunReport, _ c: RunReport, options: Options, notes: inout [String]) throws {
+        for (side, report) in [("baseline", b), ("current", c)] where report.results.isEmpty {
+            throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
+        }
         let bw = b.workload, cw = c.workload
         guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
             throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
@@ -112,8 +115,11 @@ public enum Gate {
         let fields: [(String, String, String)] = [
             ("build", b.build, c.build), ("swift", be.swift, ce.swift), ("jemalloc", be.jemalloc ?? "none", ce.jemalloc ?? "none"),
             ("malloc_conf", be.mallocConf ?? "none", ce.mallocConf ?? "none"), ("cpu", be.cpu, ce.cpu),
-            ("cores", String(be.cores), String(ce.cores)), ("kernel", be.kernel, ce.kernel),
+            ("cores", String(be.cores), String(ce.cores)),
         ]
+        // A fresh VM of the same kind boots another kernel build: worth saying, not worth refusing.
+        if be.kernel != ce.kernel { notes.append("kernel differs: baseline \"\(be.kernel)\", current \"\(ce.kernel)\"") }
+        try checkSettings(b, c, options: options, notes: &notes)
         var refused: [String] = []
         for (name, bv, cv) in fields where bv != cv {
             if options.allowedDifferences.contains(name) || options.allowedDifferences.contains("all") {
@@ -124,6 +130,27 @@ public enum Gate {
         }
         if !refused.isEmpty {
             throw Refusal(description: "refusing to compare results from unlike environments: \(refused.joined(separator: "; ")); rerun on a like machine, or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
+        }
+    }
+
+    /// Runs made with different settings (events, repetitions, batch size, …) do not measure the same
+    /// thing: refused, naming each field, unless `--allow-difference` names it. Schema-1 files carry no
+    /// settings; comparing against one is noted.
+    static func checkSettings(_ b: RunReport, _ c: RunReport, options: Options, notes: inout [String]) throws {
+        guard let bs = b.run?.settings, let cs = c.run?.settings else {
+            notes.append("the \(b.run == nil ? "baseline" : "current") results record no run settings (schema 1): settings not compared")
+            return
+        }
+        var refused: [String] = []
+        for ((name, bv), (_, cv)) in zip(bs.compared, cs.compared) where bv != cv {
+            if options.allowedDifferences.contains(name) || options.allowedDifferences.contains("all") {
+                notes.append("setting differs, allowed by --allow-difference: \(name) baseline \(bv), current \(cv)")
+            } else {
+                refused.append("\(name) (baseline \(bv), current \(cv))")
+            }
+        }
+        if !refused.isEmpty {
+            throw Refusal(description: "refusing to compare runs made with different settings: \(refused.joined(separator: "; ")); rerun with the baseline's settings, or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
         }
     }
 

@@ -2,19 +2,21 @@ import Foundation
 
 /// Terminal table, Markdown and SVG renderings of a `RunReport`.
 extension RunReport {
-    static let columns = ["strategy", "pub", "thr", "events", "mean ns", "p50 ns", "p99 ns", "p99.9 ns", "Mev/s",
-                          "alloc/ev", "B/ev", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
+    static let columns = ["strategy", "pub", "thr", "events", "mean ns ±95%", "ev p50", "ev p99", "ev p99.9", "ev max", "Mev/s",
+                          "alloc/ev", "B/ev", "matcher KB", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
 
     /// Table cells; strings read from a results file are escaped (see `PrintableText`).
     func rows() -> [[String]] {
         results.map { r in
-            [r.strategy, r.publication.rawValue, String(r.threads), String(r.events), Self.ns(r.nsPerEvent.mean),
-             Self.ns(r.nsPerEvent.p50), Self.ns(r.nsPerEvent.p99), Self.ns(r.nsPerEvent.p999),
-             String(format: "%.2f", r.eventsPerSecond / 1e6), Self.small(r.allocationsPerEvent), Self.small(r.bytesPerEvent),
-             r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
-             String(format: "%.3f", r.matchesPerEvent), String(format: "%.1f", r.candidatesPerEvent),
-             r.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
-             r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))].map(PrintableText.escaped)
+            let mean = Self.ns(r.nsPerEvent.mean) + (r.meanCi95.map { " ± " + Self.ns(($0[1] - $0[0]) / 2) } ?? "")
+            let single = r.latencyNs.map { [Self.ns($0.p50), Self.ns($0.p99), Self.ns($0.p999), Self.ns($0.max)] } ?? ["–", "–", "–", "–"]
+            return ([r.strategy, r.publication.rawValue, String(r.threads), String(r.events), mean] + single + [
+                String(format: "%.2f", r.eventsPerSecond / 1e6), Self.small(r.allocationsPerEvent), Self.small(r.bytesPerEvent),
+                r.matcherBytes.map { String(format: "%.0f", Double($0) / 1024) } ?? "–",
+                r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
+                String(format: "%.3f", r.matchesPerEvent), String(format: "%.1f", r.candidatesPerEvent),
+                r.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
+                r.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.checksum.prefix(8))]).map(PrintableText.escaped)
         }
     }
 
@@ -23,6 +25,11 @@ extension RunReport {
 
     var header: String {
         var h = "workload \(PrintableText.escaped(workload.name)) (seed \(workload.seed)): \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
+        if let run {
+            h += "\n" + PrintableText.escaped(run.timestamp + (run.commit.map { " · commit \($0.prefix(12))" + (run.dirty == true ? " (with uncommitted changes)" : "") } ?? "")
+                + (run.label.map { " · \($0)" } ?? "") + " · \(run.settings.repetitions) repetitions")
+            for warning in run.noise.warnings(cores: environment.cores) { h += "\nwarning: " + warning }
+        }
         if build != "release" {
             h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
         }
@@ -49,8 +56,16 @@ extension RunReport {
             }
         }
         out += repetitionSpreadLines()
-        out.append("ns/event from per-batch timings (HdrHistogram); alloc/ev and B/ev from a separate untimed jemalloc pass; instr/ev = callgrind instructions of the 1-thread loop (--instructions); ×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition).")
+        out.append(Self.legend(results.compactMap(\.latencyNs).first))
         return out.joined(separator: "\n")
+    }
+
+    /// What the columns are, under the table.
+    static func legend(_ latency: EventLatency?) -> String {
+        "mean ns: batched pass (events timed in batches, for throughput and the mean), ± half the bootstrap 95 % interval over the repetitions; "
+            + "ev p50…max: single events timed alone" + (latency.map { " (\($0.timer), \(Self.ns($0.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
+            + "; alloc/ev and B/ev from a separate untimed jemalloc pass; matcher KB: what the built matcher holds; instr/ev = callgrind instructions of the 1-thread loop (--instructions); "
+            + "×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition)."
     }
 
     /// How far apart each row's repetitions were (slowest over fastest mean ns/event), and a warning when
@@ -85,15 +100,20 @@ extension RunReport {
         out.append("| " + Self.columns.joined(separator: " | ") + " |")
         out.append("|" + Self.columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
         out += rows().map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        out += ["", Self.legend(results.compactMap(\.latencyNs).first)]
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// A horizontal bar chart of mean ns/event per result row (log scale), with a p50–p99 whisker.
+    /// A horizontal bar chart of mean ns/event per result row (log scale), with a whisker from p50 to
+    /// p99 of single events (of batches for rows without single-event timings).
     public func svg() -> String {
         let rowHeight = 28.0, left = 250.0, plotWidth = 620.0, top = 56.0
         let height = top + Double(results.count) * rowHeight + 50
-        let maxValue = max(results.map { max($0.nsPerEvent.p99, $0.nsPerEvent.mean) }.max() ?? 1, 10)
-        let minValue = max(min(results.map { min($0.nsPerEvent.p50, $0.nsPerEvent.mean) }.min() ?? 1, maxValue), 0.1)
+        func whisker(_ r: StrategyResult) -> (Double, Double) {
+            r.latencyNs.map { ($0.p50, $0.p99) } ?? (r.nsPerEvent.p50, r.nsPerEvent.p99)
+        }
+        let maxValue = max(results.map { max(whisker($0).1, $0.nsPerEvent.mean) }.max() ?? 1, 10)
+        let minValue = max(min(results.map { min(whisker($0).0, $0.nsPerEvent.mean) }.min() ?? 1, maxValue), 0.1)
         let lo = floor(log10(minValue)), hi = ceil(log10(maxValue))
         func x(_ v: Double) -> Double { left + (log10(max(v, pow(10, lo))) - lo) / max(hi - lo, 1) * plotWidth }
         func esc(_ s: String) -> String {
@@ -102,7 +122,7 @@ extension RunReport {
         var s = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(left + plotWidth + 110))" height="\(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="12" y="22" font-size="15" font-weight="bold">ns per event (log scale): bar = mean, whisker = p50–p99</text>
+            <text x="12" y="22" font-size="15" font-weight="bold">ns per event (log scale): bar = mean of the batched pass, whisker = p50–p99 of single events</text>
             <text x="12" y="40" fill="#555">\(esc("\(workload.name): \(workload.triggers) triggers, \(workload.events) events, \(build) build, \(environment.cores) cores"))</text>
 
             """
@@ -119,7 +139,7 @@ extension RunReport {
             let label = "\(r.strategy) · \(r.publication.rawValue) · \(r.threads)t"
             s += "<text x=\"\(left - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(esc(label))</text>\n"
             s += "<rect x=\"\(left)\" y=\"\(y + 4)\" width=\"\(max(x(r.nsPerEvent.mean) - left, 1))\" height=\"\(rowHeight - 10)\" fill=\"\(palette[r.strategy] ?? "#8e44ad")\"/>\n"
-            let w1 = x(r.nsPerEvent.p50), w2 = x(r.nsPerEvent.p99), wy = y + rowHeight / 2 - 1
+            let w1 = x(whisker(r).0), w2 = x(whisker(r).1), wy = y + rowHeight / 2 - 1
             s += "<line x1=\"\(w1)\" y1=\"\(wy)\" x2=\"\(w2)\" y2=\"\(wy)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
             s += "<line x1=\"\(w2)\" y1=\"\(wy - 5)\" x2=\"\(w2)\" y2=\"\(wy + 5)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
             s += "<text x=\"\(max(x(r.nsPerEvent.mean), w2) + 6)\" y=\"\(y + 15)\">\(Self.ns(r.nsPerEvent.mean)) ns</text>\n"

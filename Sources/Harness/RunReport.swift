@@ -60,7 +60,9 @@ public struct StrategyResult: Codable, Sendable {
     public var nsPerEvent: Latency
     public var allocationsPerEvent: Double
     public var bytesPerEvent: Double
-    public var jemalloc: AllocatorStats.Gauges
+    /// Process-wide gauges read at the end of the run: every row of a schema-1 file carries the same
+    /// block. Schema 2 has one block for the run (`RunReport.jemalloc`) and leaves this out.
+    public var jemalloc: AllocatorStats.Gauges?
     public var matchesPerEvent: Double
     public var candidatesPerEvent: Double
     public var cpuSeconds: Double
@@ -85,6 +87,17 @@ public struct StrategyResult: Codable, Sendable {
     /// replaced sets must be freed, so the two differ by about one set, not by the sets published.
     public var heapBytesBeforePublishing: Int?
     public var heapBytesAfterPublishing: Int?
+    /// Bootstrap 95 % interval of the mean ns/event over the repetitions (nil with one repetition).
+    public var meanCi95: [Double]?
+    /// Bootstrap 95 % intervals of `ratioToFloor` and `speedupVsReference` over the paired repetitions.
+    public var ratioToFloorCi95: [Double]?
+    public var speedupVsReferenceCi95: [Double]?
+    /// Percentiles of single events, timed one at a time (1-thread, unpublished rows only).
+    public var latencyNs: EventLatency?
+    /// Bytes the built matcher holds (jemalloc: what the building thread allocated and did not free).
+    public var matcherBytes: Int?
+    /// Bytes of one reader thread's scratch.
+    public var scratchBytes: Int?
 }
 
 /// A whole `bench run` (docs/harness.md, `trigger-bench-results/1`).
@@ -110,11 +123,37 @@ public struct RunReport: Codable, Sendable {
         }
     }
 
-    public var schema = "trigger-bench-results/1"
+    /// The schema written; files of every schema in `readableSchemas` can be read.
+    public static let schemaName = "trigger-bench-results/2"
+    public static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2"]
+
+    public var schema = RunReport.schemaName
     public var build: String
     public var environment: Environment
     public var workload: Workload
     public var results: [StrategyResult]
+    /// How the run was made (schema 2).
+    public var run: RunMetadata?
+    /// jemalloc's process gauges at the points where they mean something (schema 2).
+    public var jemalloc: RunGauges?
+
+    /// jemalloc's process-wide gauges after the workload was generated, after each strategy's build, and
+    /// at the end of the run.
+    public struct RunGauges: Codable, Sendable {
+        public var afterGeneration: AllocatorStats.Gauges
+        public var afterBuild: [String: AllocatorStats.Gauges]
+        public var end: AllocatorStats.Gauges
+    }
+
+    public init(build: String, environment: Environment, workload: Workload, results: [StrategyResult],
+                run: RunMetadata? = nil, jemalloc: RunGauges? = nil) {
+        self.build = build
+        self.environment = environment
+        self.workload = workload
+        self.results = results
+        self.run = run
+        self.jemalloc = jemalloc
+    }
 
     public static let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -155,8 +194,8 @@ extension RunReport {
         }
         do {
             let report = try decoder.decode(RunReport.self, from: Data(bytes))
-            guard report.schema == "trigger-bench-results/1" else {
-                throw InputError(file: path, path: "schema", reason: "expected \"trigger-bench-results/1\", got \"\(report.schema)\"")
+            guard readableSchemas.contains(report.schema) else {
+                throw InputError(file: path, path: "schema", reason: "expected one of \(readableSchemas.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(report.schema)\"")
             }
             return report
         } catch let error as DecodingError {

@@ -3,43 +3,6 @@ import Histogram
 import TriggerKit
 import Workload
 
-/// What `bench run` measures (docs/harness.md).
-public struct RunConfiguration: Sendable {
-    public var workload: WorkloadSpec
-    public var strategies: [String] = StrategyRegistry.names
-    public var threads: [Int] = [1]
-    public var publications: [Publication] = [.none]
-    /// A writer republishes a freshly built trigger set this often while readers match (nil: never).
-    public var publishEveryMs: Int?
-    /// The writer cycles through 4 matchers built up front instead of building one per publication
-    /// (isolates the readers' cost of switching snapshots from the writer's CPU).
-    public var prebuiltSets = false
-    /// `reference` is slow by design: it replays only this many events (the others are checked against
-    /// it on the same prefix).
-    public var referenceEvents = 50_000
-    public var batchSize = 1024
-    public var warmupEvents = 100_000
-    /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
-    public var allocationEvents = 50_000
-    /// Timed passes per row; each pass's mean ns/event is one sample for the gate's wall-clock tier.
-    public var repetitions = 1
-    public var showProgress = false
-
-    public init(workload: WorkloadSpec) { self.workload = workload }
-}
-
-/// How readers obtain the trigger set (docs/strategies.md): a plain shared matcher, a lock-free snapshot, or a mutex.
-public enum Publication: String, Sendable, CaseIterable, Codable {
-    case none
-    case lockFree = "lock-free"
-    case mutex
-}
-
-/// Strategies disagreed: a correctness bug (exit 1, docs/semantics.md "Exit codes").
-public struct ChecksumMismatch: Error, CustomStringConvertible {
-    public let description: String
-}
-
 /// Builds the workload once and replays it through every requested strategy and thread count.
 public final class Runner {
     public let configuration: RunConfiguration
@@ -53,6 +16,9 @@ public final class Runner {
     public func run() throws -> RunReport {
         let spec = configuration.workload
         try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
+        var noise = RunMetadata.Noise.read()
+        for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
+        let clock = CycleClock.calibrate()
         progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
@@ -60,16 +26,28 @@ public final class Runner {
             progress.update("generating events", n, spec.events)
         }
         progress.note("")
+        let afterGeneration = AllocatorStats.gauges()
+        var afterBuild: [String: AllocatorStats.Gauges] = [:]
         var results: [StrategyResult] = []
         let referenceEvents = min(configuration.referenceEvents, events.count)
         var prefixChecksums: [String: MatchChecksum] = [:]
         var measurements: [Measurement] = []
         for name in configuration.strategies {
             let strategy = try StrategyRegistry.option(name)
+            let heldBefore = AllocatorStats.threadNetBytes()
             let buildStart = Clock.now()
             let matcher = strategy.make(set, vocabulary)
             let buildSeconds = Clock.seconds(since: buildStart)
+            let matcherBytes = AllocatorStats.threadNetBytes() - heldBefore
+            afterBuild[name] = AllocatorStats.gauges()
             let count = name == ReferenceStrategy.strategyName ? referenceEvents : events.count
+            let scratchBefore = AllocatorStats.threadNetBytes()
+            let latencyScratch = matcher.makeScratch(for: events)
+            let scratchBytes = AllocatorStats.threadNetBytes() - scratchBefore
+            let latencyCount = min(configuration.latencyEvents, count)
+            let latency = latencyCount == 0 ? nil : events.withView { view in
+                EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock)
+            }
             // Every strategy's matches over the reference prefix, for the cross-check.
             prefixChecksums[name] = events.withView { view in
                 Self.checksum(matcher, view, 0..<referenceEvents, matcher.makeScratch(for: events))
@@ -81,6 +59,10 @@ public final class Runner {
                                     publication: publication, set: set, vocabulary: vocabulary)
                     m.allocations = allocations
                     m.buildSeconds = buildSeconds
+                    m.matcherBytes = matcherBytes
+                    m.scratchBytes = scratchBytes
+                    // Single events are timed on one thread without publication: only that row shows them.
+                    if threads == 1, publication == .none { m.latency = latency }
                     measurements.append(m)
                 }
             }
@@ -92,8 +74,14 @@ public final class Runner {
         try verify(results, prefixChecksums: prefixChecksums, referenceEvents: referenceEvents)
         Self.addRatios(&results)
         progress.note("")
+        noise.loadAfter = RunMetadata.Noise.loadAverage()
+        let git = RunMetadata.gitState()
+        let run = RunMetadata(
+            timestamp: RunMetadata.timestamp(), commit: git.commit, dirty: git.dirty, label: configuration.label,
+            host: RunMetadata.hostName(), command: CommandLine.arguments, settings: configuration.settings(events: events.count), noise: noise)
         return RunReport(
-            build: BuildInfo.configuration, environment: .current(), workload: .init(spec, events: events.count), results: results)
+            build: BuildInfo.configuration, environment: .current(), workload: .init(spec, events: events.count), results: results,
+            run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
     }
 
     /// What the writer publishes: a freshly built matcher each time, or (`prebuiltSets`) the next of 4
@@ -140,6 +128,8 @@ public final class Runner {
         let label: String
         var allocations: (count: Double, bytes: Double) = (0, 0)
         var buildSeconds = 0.0
+        var matcherBytes = 0, scratchBytes = 0
+        var latency: EventLatency?
         var wall = 0.0, publications = 0, rebuildSeconds = 0.0, rebuildCPUSeconds = 0.0
         var heapGrowth = 0
         var heapBefore: Int?
@@ -246,7 +236,7 @@ public final class Runner {
             checksum: checksum.hex, eventsPerSecond: Double(count * configuration.repetitions) / m.wall,
             nsPerEvent: .init(mean: histogram.mean / 1000, p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9),
                               max: Double(histogram.max) / 1000),
-            allocationsPerEvent: m.allocations.count, bytesPerEvent: m.allocations.bytes, jemalloc: AllocatorStats.gauges(),
+            allocationsPerEvent: m.allocations.count, bytesPerEvent: m.allocations.bytes, jemalloc: nil,
             matchesPerEvent: Double(checksum.matches) / Double(count), candidatesPerEvent: Double(candidates) / Double(count),
             cpuSeconds: cpu, wallSeconds: m.wall, speedupVsReference: nil, ratioToFloor: nil, buildSeconds: m.buildSeconds,
             publications: m.writer == nil ? nil : m.publications,
@@ -254,7 +244,9 @@ public final class Runner {
             rebuildCpuMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildCPUSeconds * 1000 / Double(m.publications),
             perThreadEventsPerSecond: m.threads > 1 ? m.workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
             nsPerEventSamples: configuration.repetitions > 1 ? m.samples : nil, instructionsPerEvent: nil,
-            heapBytesBeforePublishing: m.heapBefore, heapBytesAfterPublishing: m.heapBefore.map { $0 + m.heapGrowth })
+            heapBytesBeforePublishing: m.heapBefore, heapBytesAfterPublishing: m.heapBefore.map { $0 + m.heapGrowth },
+            meanCi95: Bootstrap.interval(m.samples, statistic: Bootstrap.mean), latencyNs: m.latency,
+            matcherBytes: m.matcherBytes, scratchBytes: m.scratchBytes)
     }
 
     /// Every strategy that evaluates must report the same matches: over the reference prefix against
@@ -270,156 +262,5 @@ public final class Runner {
         if let first = full.first, let other = full.first(where: { $0.checksum != first.checksum || $0.matches != first.matches }) {
             throw ChecksumMismatch(description: "\(other.strategy) (\(other.publication.rawValue), \(other.threads) threads) checksum \(other.checksum) ≠ \(first.strategy) (\(first.publication.rawValue), \(first.threads) threads) \(first.checksum)")
         }
-    }
-
-    /// Speed-up versus reference and ratio to floor, comparing like with like (same threads, publication).
-    static func addRatios(_ results: inout [StrategyResult]) {
-        let all = results
-        for k in results.indices {
-            let r = results[k]
-            let peer = { (name: String) in
-                all.first { $0.strategy == name && $0.threads == r.threads && $0.publication == r.publication }
-                    ?? all.first { $0.strategy == name }
-            }
-            if let ref = peer(ReferenceStrategy.strategyName) { results[k].speedupVsReference = ratio(ref, r) }
-            if let floor = peer(FloorMatcher.strategyName) { results[k].ratioToFloor = ratio(r, floor) }
-        }
-    }
-
-    /// `a`'s time per event over `b`'s. With repetitions, the median over repetitions of the ratio within
-    /// each: repetitions are interleaved, so repetition k of both ran within seconds of each other, and a
-    /// slow spell of a shared host that hits one repetition hits both sides of its ratio (the ratio of
-    /// the means let one slow repetition of either side move it). Without, the ratio of the means.
-    static func ratio(_ a: StrategyResult, _ b: StrategyResult) -> Double {
-        MannWhitney.median(pairedRatios(a, b))
-    }
-
-    /// `a`'s ns/event over `b`'s within each repetition, when both ran the same repetitions of one run;
-    /// else the one ratio of the means.
-    static func pairedRatios(_ a: StrategyResult, _ b: StrategyResult) -> [Double] {
-        guard let x = a.nsPerEventSamples, let y = b.nsPerEventSamples, x.count == y.count, !x.isEmpty else {
-            return [a.nsPerEvent.mean / b.nsPerEvent.mean]
-        }
-        return zip(x, y).map { $0 / $1 }
-    }
-}
-
-/// One reader thread's share of a timed run: a disjoint slice of events, its own scratch and histogram.
-final class ReaderWorker: @unchecked Sendable {
-    let range: Range<Int>
-    let events: EventColumns
-    /// Made from the configuration's initial matcher and kept for every snapshot a writer publishes: valid
-    /// because the writer publishes matchers built from the same decoded set (same trigger count, regex
-    /// slots and largest crowd), and a violation would show as a checksum mismatch. A writer publishing
-    /// different sets would need a scratch per snapshot.
-    let scratch: MatchScratch
-    var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
-    var checksum = MatchChecksum()
-    var candidates = 0
-    var cpuSeconds = 0.0
-    var wallSeconds = 0.0
-
-    init(range: Range<Int>, matcher: some Matcher, events: EventColumns) {
-        self.range = range
-        self.events = events
-        scratch = matcher.makeScratch(for: events)
-    }
-
-    /// Replays the slice in batches; each batch's time divided by its size is one histogram sample
-    /// (in picoseconds per event), since timing each event alone would cost more than matching it.
-    func run(source: ReaderSource, batchSize: Int, counter: ProgressCounter, progress: (() -> Void)?) {
-        let cpuStart = Clock.threadCPUSeconds()
-        let wallStart = Clock.now()
-        scratch.candidates = 0
-        // A local checksum: a class property would pay a dynamic exclusivity check per match.
-        var sum = MatchChecksum()
-        events.withView { view in
-            var reader = source.makeReader()
-            var i = range.lowerBound
-            var batches = 0
-            while i < range.upperBound {
-                let stop = min(i + batchSize, range.upperBound)
-                let t0 = Clock.now()
-                if source.publication == .none {
-                    sum = replay(source.plain, view, i..<stop, sum)
-                } else {
-                    // Each event is matched with the newest snapshot: before every event the reader checks
-                    // the version, and a published set is used from the next event on.
-                    var e = i
-                    while e < stop {
-                        let snapshot = reader.current()
-                        (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
-                    }
-                }
-                let t1 = Clock.now()
-                _ = histogram.record((t1 &- t0) &* 1000 / UInt64(stop - i))
-                i = stop
-                batches += 1
-                if batches & 255 == 0 {
-                    counter.add(256 * batchSize)
-                    progress?()
-                }
-            }
-        }
-        checksum = sum
-        candidates = scratch.candidates
-        cpuSeconds += Clock.threadCPUSeconds() - cpuStart
-        wallSeconds = Clock.seconds(since: wallStart)
-    }
-
-    /// The publication loop: matches from `start` while the reader's snapshot stays the newest, checking
-    /// before each event after the first; returns where it stopped. Opening the matcher once per call
-    /// keeps reference counting (a shared cache line) out of the per-event path.
-    @inline(__always)
-    func replayWhileCurrent<M: Matcher>(_ matcher: M, _ view: EventView, _ start: Int, _ stop: Int, _ reader: SourceReader,
-                                        _ initial: MatchChecksum) -> (Int, MatchChecksum) {
-        var sum = initial
-        let scratch = self.scratch
-        var e = start
-        repeat {
-            matcher.match(e, in: view, scratch: scratch)
-            sum.add(matchesOf: e, in: scratch)
-            e += 1
-        } while e < stop && reader.isCurrent()
-        return (e, sum)
-    }
-
-    /// The inner loop, specialised per strategy (no existential dispatch per event).
-    @inline(__always)
-    func replay<M: Matcher>(_ matcher: M, _ view: EventView, _ range: Range<Int>, _ start: MatchChecksum) -> MatchChecksum {
-        var sum = start
-        let scratch = self.scratch
-        for e in range {
-            matcher.match(e, in: view, scratch: scratch)
-            sum.add(matchesOf: e, in: scratch)
-        }
-        return sum
-    }
-}
-
-/// Monotonic and CPU clocks.
-enum Clock {
-    static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-
-    static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
-
-    static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-}
-
-extension StrategyRegistry {
-    /// The strategy a `--strategies` entry names, or an input error listing the known ones.
-    static func option(_ name: String) throws -> Strategy {
-        guard let strategy = named(name) else {
-            throw InputError(file: "--strategies", path: name, reason: "unknown strategy; choose from \(names.joined(separator: ", "))")
-        }
-        return strategy
     }
 }

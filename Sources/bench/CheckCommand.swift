@@ -12,7 +12,8 @@ struct CheckCommand: ParsableCommand {
             Three tiers (docs/measuring.md): checksums and allocations/event must be equal; instructions/event (from
             --instructions runs) may rise by at most --instruction-tolerance; wall clock fails only when the
             Mann–Whitney U test over the repetition samples (--repetitions) is significant AND the median slowed
-            by more than --minimum-effect. Results from unlike environments or workloads are refused (exit 2).
+            by more than --minimum-effect. Results from unlike environments, workloads or run settings, and empty
+            results, are refused (exit 2); a different kernel is noted.
             Exit codes: 0 pass, 1 regression, 2 bad input or refusal.
             """)
 
@@ -34,7 +35,7 @@ struct CheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Significance level of the Mann–Whitney U test.")
     var alpha = 0.01
 
-    @Option(help: "Comma-separated environment fields allowed to differ: build, swift, jemalloc, malloc_conf, cpu, cores, kernel, or all.")
+    @Option(help: "Comma-separated fields allowed to differ: environment (build, swift, jemalloc, malloc_conf, cpu, cores) or settings (events, reference_events, batch_size, warmup_events, allocation_events, latency_events, repetitions, publish_every_ms, prebuilt_sets), or all. A different kernel is only noted.")
     var allowDifference = ""
 
     @Option(help: "Also write the Markdown table to this file (e.g. a CI job summary).")
@@ -50,7 +51,9 @@ struct CheckCommand: ParsableCommand {
         guard instructionTolerance >= 0, minimumEffect >= 0, alpha > 0, alpha < 1 else {
             throw ValidationError("--instruction-tolerance and --minimum-effect must be ≥ 0 and --alpha in (0, 1)")
         }
-        let known: Set<String> = ["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all"]
+        let known: Set<String> = ["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all", "events", "reference_events",
+                                  "batch_size", "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms",
+                                  "prebuilt_sets"]
         let allowed = Set(allowDifference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         if let unknown = allowed.subtracting(known).first {
             throw ValidationError("--allow-difference: unknown field \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")

@@ -50,8 +50,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write an SVG bar chart of ns/event with p50–p99 whiskers.")
     var svg: String?
 
-    @Option(parsing: .unconditional, help: "Timed passes per row; each pass's mean ns/event is one sample for `bench check`'s wall-clock test.")
-    var repetitions = 1
+    @Option(help: "Write results as CSV, one line per row.")
+    var csv: String?
+
+    @Option(help: "A name recorded with the results (e.g. the change being measured).")
+    var label: String?
+
+    @Option(parsing: .unconditional, help: "Timed passes per row, interleaved; their means give the confidence intervals and `bench check`'s wall-clock samples.")
+    var repetitions = 3
+
+    @Option(parsing: .unconditional, help: "Events timed one at a time per strategy, for single-event percentiles (0: skip).")
+    var latencyEvents = 100_000
 
     @Flag(help: "Also count instructions/event of each strategy's 1-thread loop under valgrind --tool=callgrind (adds a minute or more).")
     var instructions = false
@@ -69,6 +78,7 @@ struct RunCommand: ParsableCommand {
         guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
         try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
         try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        try Limits.check("--latency-events", latencyEvents, 0...Limits.maxEvents)
         if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
         if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
     }
@@ -94,6 +104,8 @@ struct RunCommand: ParsableCommand {
         config.batchSize = batchSize
         config.showProgress = true
         config.repetitions = repetitions
+        config.latencyEvents = latencyEvents
+        config.label = label
         return config
     }
 
@@ -103,6 +115,7 @@ struct RunCommand: ParsableCommand {
         let jsonFile = try json.map(AtomicFile.init(path:))
         let markdownFile = try markdown.map(AtomicFile.init(path:))
         let svgFile = try svg.map(AtomicFile.init(path:))
+        let csvFile = try csv.map(AtomicFile.init(path:))
         do {
             let configuration = try makeConfiguration()
             report = try Runner(configuration).run()
@@ -130,6 +143,10 @@ struct RunCommand: ParsableCommand {
         if let svgFile {
             try svgFile.write(report.svg())
             try svgFile.commit()
+        }
+        if let csvFile {
+            try csvFile.write(report.csv())
+            try csvFile.commit()
         }
     }
 

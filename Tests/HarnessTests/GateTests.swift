@@ -87,7 +87,7 @@ final class GateTests: XCTestCase {
         var options = Gate.Options()
         options.allowedDifferences = ["cpu"]
         let r = try Gate.compare(baseline: report([strategyResult()]), current: report([strategyResult()], cpu: "other"), options: options)
-        XCTAssertEqual(r.notes.count, 1)
+        XCTAssertEqual(r.notes.filter { $0.hasPrefix("environment differs, allowed by --allow-difference: cpu") }.count, 1, "\(r.notes)")
     }
 
     func testMissingRowFails() throws {
@@ -185,6 +185,19 @@ final class BuildComparisonTests: XCTestCase {
         XCTAssertEqual(new.bestRatio!, 23 / 7.9, accuracy: 1e-12)
         XCTAssertNil(comparison.rows[1].medianRatio)
         XCTAssert(comparison.table(baseline: "floor").contains("new   compiled"))
+    }
+
+    func testTheChangeBetweenBuildsCarriesAnIntervalAndSaysWhetherItIncludesOne() throws {
+        let faster = try BuildComparison(reports: [
+            (build: "old", runs: [run([30, 31, 30.5], [10, 10, 10])]), (build: "new", runs: [run([24, 25, 24.5], [10, 10, 10])]),
+        ], baseline: "floor")
+        let line = try XCTUnwrap(faster.changeLines(baseline: "floor").first)
+        XCTAssertTrue(line.hasPrefix("compiled: ×floor of new over old = 0.803, 95 % interval ["), line)
+        XCTAssertTrue(line.hasSuffix("below 1: new is faster"), line)
+        let same = try BuildComparison(reports: [
+            (build: "a", runs: [run([30, 32, 31], [10, 10, 10])]), (build: "b", runs: [run([31, 30, 32], [10, 10, 10])]),
+        ], baseline: "floor")
+        XCTAssertTrue(try XCTUnwrap(same.changeLines(baseline: "floor").first).hasSuffix("includes 1: no difference shown"))
     }
 
     func testBuildsThatMatchDifferentlyAreRefused() {

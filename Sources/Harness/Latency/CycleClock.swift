@@ -1,0 +1,40 @@
+import CCycleCounter
+import Foundation
+
+/// The CPU's tick counter as a clock for single events: how many nanoseconds a tick is (calibrated
+/// against the monotonic clock) and what a reading itself costs (subtracted from every sample).
+public struct CycleClock: Sendable {
+    public let nanosecondsPerTick: Double
+    /// The least a begin/end pair reads with nothing between them.
+    public let overheadTicks: UInt64
+    public let source: String
+
+    public var overheadNanoseconds: Double { Double(overheadTicks) * nanosecondsPerTick }
+
+    @inline(__always) static func begin() -> UInt64 { trigger_bench_ticks_begin() }
+    @inline(__always) static func end() -> UInt64 { trigger_bench_ticks_end() }
+
+    /// Calibrates: the best of three 10 ms windows of ticks against `Clock.now()`, and the least of
+    /// 20,000 empty readings as the overhead.
+    public static func calibrate() -> CycleClock {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let n0 = Clock.now(), t0 = begin()
+            while Clock.now() &- n0 < 10_000_000 {}
+            let t1 = end(), n1 = Clock.now()
+            guard t1 > t0 else { continue }
+            // The window with the most ticks per ns is the one least disturbed by a reschedule between
+            // the two readings of each pair.
+            best = min(best, Double(n1 &- n0) / Double(t1 &- t0))
+        }
+        if !best.isFinite { best = 1 }
+        var overhead = UInt64.max
+        for _ in 0..<20_000 {
+            let t0 = begin()
+            let t1 = end()
+            overhead = min(overhead, t1 &- t0)
+        }
+        return CycleClock(nanosecondsPerTick: best, overheadTicks: overhead == .max ? 0 : overhead,
+                          source: String(cString: trigger_bench_ticks_source()))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Workload
+import TriggerKit
+
+/// What `bench run` measures (docs/harness.md).
+public struct RunConfiguration: Sendable {
+    public var workload: WorkloadSpec
+    public var strategies: [String] = StrategyRegistry.names
+    public var threads: [Int] = [1]
+    public var publications: [Publication] = [.none]
+    /// A writer republishes a freshly built trigger set this often while readers match (nil: never).
+    public var publishEveryMs: Int?
+    /// The writer cycles through 4 matchers built up front instead of building one per publication
+    /// (isolates the readers' cost of switching snapshots from the writer's CPU).
+    public var prebuiltSets = false
+    /// `reference` is slow by design: it replays only this many events (the others are checked against
+    /// it on the same prefix).
+    public var referenceEvents = 50_000
+    public var batchSize = 1024
+    public var warmupEvents = 100_000
+    /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
+    public var allocationEvents = 50_000
+    /// Events timed one at a time per strategy (1 thread, unpublished), for single-event percentiles.
+    public var latencyEvents = 100_000
+    /// Timed passes per row; each pass's mean ns/event is one sample for the confidence intervals and
+    /// the gate's wall-clock tier.
+    public var repetitions = 3
+    /// A free-form name recorded with the results (`--label`).
+    public var label: String?
+    public var showProgress = false
+
+    public init(workload: WorkloadSpec) { self.workload = workload }
+
+    /// The settings a results file records, for `events` generated events.
+    func settings(events: Int) -> RunMetadata.Settings {
+        RunMetadata.Settings(
+            strategies: strategies, threads: threads, publications: publications.map(\.rawValue), publishEveryMs: publishEveryMs,
+            prebuiltSets: prebuiltSets, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
+            warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions)
+    }
+}
+
+/// How readers obtain the trigger set (docs/strategies.md): a plain shared matcher, a lock-free snapshot, or a mutex.
+public enum Publication: String, Sendable, CaseIterable, Codable {
+    case none
+    case lockFree = "lock-free"
+    case mutex
+}
+
+/// Strategies disagreed: a correctness bug (exit 1, docs/semantics.md "Exit codes").
+public struct ChecksumMismatch: Error, CustomStringConvertible {
+    public let description: String
+}
