@@ -9,8 +9,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Generate (or load) a workload and replay it through the chosen strategies; print a comparison table.",
         discussion: """
-            Every strategy replays the same struct-of-arrays event buffers. `reference` replays only the first
-            --reference-events events; every other strategy is checked against it on that prefix, and against each
+            Every strategy replays the same struct-of-arrays event buffers. `reference` replays only the first \
+            --reference-events events; every other strategy is checked against it on that prefix, and against each \
             other on the full run. A checksum disagreement exits 1.
             """)
 
@@ -83,9 +83,21 @@ struct RunCommand: ParsableCommand {
         if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
     }
 
+    /// A debug build matches 10–100× slower; without --events it replays this many so that a first
+    /// `swift run bench` answers in seconds, and says so.
+    static let debugEvents = 20_000
+    static let debugReferenceEvents = 1_000
+
     func makeConfiguration() throws -> RunConfiguration {
         var spec = try WorkloadSpec.load(workload)
-        if let events { spec.events = events }
+        var referenceEvents = referenceEvents
+        if let events {
+            spec.events = events
+        } else if BuildInfo.configuration == "debug", spec.events > Self.debugEvents {
+            TextOutput.standardError("bench: debug build: replaying \(Self.debugEvents) of the workload's \(spec.events) events (and \(Self.debugReferenceEvents) through reference) so this finishes in seconds; for numbers worth reading run scripts/bench (release), or pass --events")
+            spec.events = Self.debugEvents
+            referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
+        }
         var config = RunConfiguration(workload: spec)
         config.strategies = try Self.parseStrategies(strategies)
         config.threads = try Limits.list("--threads", threads).map {
@@ -150,88 +162,4 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-}
-
-struct GenerateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "generate",
-        abstract: "Write a workload's synthetic corpus (JSON) and event stream (JSONL), readable by `bench replay`.")
-
-    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
-    var workload = "default"
-
-    @Option(parsing: .unconditional, help: "Override the workload's event count.")
-    var events: Int?
-
-    func validate() throws {
-        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
-    }
-
-    @Option(help: "Where to write the corpus.")
-    var corpus: String
-
-    @Option(name: .customLong("events-out"), help: "Where to write the events (JSONL).")
-    var eventsOut: String
-
-    func run() throws {
-        var spec = try WorkloadSpec.load(workload)
-        if let events { spec.events = events }
-        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
-        let corpusFile = try AtomicFile(path: corpus)
-        let eventsFile = try AtomicFile(path: eventsOut)
-        let corpusJSON = WorkloadGenerator.corpusJSON(spec)
-        try corpusFile.write(corpusJSON.serialized + "\n")
-        let set = try CorpusDecoder.decode(corpusJSON)
-        let columns = WorkloadGenerator.events(spec, vocabulary: Vocabulary(set))
-        try columns.withView { view in
-            for i in 0..<view.count {
-                try eventsFile.write(WorkloadGenerator.jsonLine(columns, i, view: view) + "\n")
-            }
-        }
-        try corpusFile.commit()
-        try eventsFile.commit()
-        TextOutput.standardError("wrote \(set.triggers.count) triggers to \(corpus) and \(columns.count) events to \(eventsOut)")
-    }
-}
-
-struct BuildsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "builds",
-        abstract: "Time rebuilds of each strategy's matcher from the workload's trigger set (what a writer pays per publication).",
-        discussion: """
-            One thread, the same decoded set and vocabulary every time (as the publication writer rebuilds it);
-            10 untimed builds first, then --builds timed one by one: back to back (warm caches), or with
-            --pause-ms N sleeping N ms before each, as a writer publishing every N ms does. Allocations and
-            bytes are jemalloc's exact counts for one more build.
-            """)
-
-    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
-    var workload = "default"
-
-    @Option(help: "Comma-separated strategies to build.")
-    var strategies = "indexed,compiled,predicate-index,floor"
-
-    @Option(parsing: .unconditional, help: "Timed builds per strategy.")
-    var builds = 200
-
-    @Option(parsing: .unconditional, help: "Milliseconds to sleep before each timed build (0: back to back).")
-    var pauseMs = 0
-
-    func validate() throws {
-        guard builds >= 1, builds <= 1_000_000 else { throw ValidationError("--builds takes 1 to 1000000") }
-        guard pauseMs >= 0, pauseMs <= 10_000 else { throw ValidationError("--pause-ms takes 0 to 10000") }
-    }
-
-    func run() throws {
-        let spec = try WorkloadSpec.load(workload)
-        let rows = try BuildTiming.measure(spec, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
-        try TextOutput.printLine("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed"
-              + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
-        try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")
-        for r in rows {
-            try TextOutput.printLine(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)
-                + String(format: "  %7.1f  %7.1f  %7.1f  %13.0f  %9.1f", r.meanMicroseconds, r.p50Microseconds, r.p99Microseconds,
-                         r.allocationsPerBuild, r.bytesPerBuild / 1024))
-        }
-    }
 }
