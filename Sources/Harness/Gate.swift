@@ -119,17 +119,25 @@ public enum Gate {
         ]
         // A fresh VM of the same kind boots another kernel build: worth saying, not worth refusing.
         if be.kernel != ce.kernel { notes.append("kernel differs: baseline \"\(be.kernel)\", current \"\(ce.kernel)\"") }
+        try refuseDifferences(fields.map { ($0.0, "\"\($0.1)\"", "\"\($0.2)\"") }, what: "environment",
+                              refusal: "results from unlike environments", fix: "rerun on a like machine", options: options, notes: &notes)
         try checkSettings(b, c, options: options, notes: &notes)
+    }
+
+    /// Notes each differing field that `--allow-difference` names; refuses, naming them all and the
+    /// option that would allow them, when any other field differs.
+    static func refuseDifferences(_ fields: [(name: String, baseline: String, current: String)], what: String, refusal: String,
+                                  fix: String, options: Options, notes: inout [String]) throws {
         var refused: [String] = []
         for (name, bv, cv) in fields where bv != cv {
             if options.allowedDifferences.contains(name) || options.allowedDifferences.contains("all") {
-                notes.append("environment differs, allowed by --allow-difference: \(name) baseline \"\(bv)\", current \"\(cv)\"")
+                notes.append("\(what) differs, allowed by --allow-difference: \(name) baseline \(bv), current \(cv)")
             } else {
-                refused.append("\(name) (baseline \"\(bv)\", current \"\(cv)\")")
+                refused.append("\(name) (baseline \(bv), current \(cv))")
             }
         }
         if !refused.isEmpty {
-            throw Refusal(description: "refusing to compare results from unlike environments: \(refused.joined(separator: "; ")); rerun on a like machine, or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
+            throw Refusal(description: "refusing to compare \(refusal): \(refused.joined(separator: "; ")); \(fix), or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
         }
     }
 
@@ -141,17 +149,8 @@ public enum Gate {
             notes.append("the \(b.run == nil ? "baseline" : "current") results record no run settings (schema 1): settings not compared")
             return
         }
-        var refused: [String] = []
-        for ((name, bv), (_, cv)) in zip(bs.compared, cs.compared) where bv != cv {
-            if options.allowedDifferences.contains(name) || options.allowedDifferences.contains("all") {
-                notes.append("setting differs, allowed by --allow-difference: \(name) baseline \(bv), current \(cv)")
-            } else {
-                refused.append("\(name) (baseline \(bv), current \(cv))")
-            }
-        }
-        if !refused.isEmpty {
-            throw Refusal(description: "refusing to compare runs made with different settings: \(refused.joined(separator: "; ")); rerun with the baseline's settings, or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
-        }
+        try refuseDifferences(zip(bs.compared, cs.compared).map { ($0.0.name, $0.0.value, $0.1.value) }, what: "setting",
+                              refusal: "runs made with different settings", fix: "rerun with the baseline's settings", options: options, notes: &notes)
     }
 
     static func compareRow(_ row: String, _ b: StrategyResult, _ c: StrategyResult, options: Options) -> [Finding] {

@@ -17,24 +17,21 @@ final class HostileFileTests: XCTestCase {
         }
     }
 
-    func testHostileWorkloadSpecsAreRefusedWithAnInputError() throws {
-        let all = try inputs("workload")
-        XCTAssertGreaterThanOrEqual(all.count, 8)
+    /// Every file of `target` is refused by `decode` with an `InputError`; there are at least `count`.
+    func assertEachRefused(_ target: String, atLeast count: Int, _ decode: ([UInt8], String) throws -> Any) throws {
+        let all = try inputs(target)
+        XCTAssertGreaterThanOrEqual(all.count, count)
         for (name, bytes) in all {
-            XCTAssertThrowsError(try WorkloadSpec.decode(bytes, file: name), name) {
-                XCTAssertTrue($0 is InputError, "\(name): \($0)")
-            }
+            XCTAssertThrowsError(try decode(bytes, name), name) { XCTAssertTrue($0 is InputError, "\(name): \($0)") }
         }
     }
 
+    func testHostileWorkloadSpecsAreRefusedWithAnInputError() throws {
+        try assertEachRefused("workload", atLeast: 8) { try WorkloadSpec.decode($0, file: $1) }
+    }
+
     func testHostileResultsFilesAreRefusedWithAnInputError() throws {
-        let all = try inputs("results")
-        XCTAssertGreaterThanOrEqual(all.count, 7)
-        for (name, bytes) in all {
-            XCTAssertThrowsError(try RunReport.decode(bytes, file: name), name) {
-                XCTAssertTrue($0 is InputError, "\(name): \($0)")
-            }
-        }
+        try assertEachRefused("results", atLeast: 7) { try RunReport.decode($0, file: $1) }
     }
 
     func testTheLargestAllowedWorkloadIsRefusedBeforeAllocatingWhenItCannotFit() throws {
