@@ -40,13 +40,6 @@ public struct RunConfiguration: Sendable {
     }
 }
 
-/// How readers obtain the trigger set (docs/strategies.md): a plain shared matcher, a lock-free snapshot, or a mutex.
-public enum Publication: String, Sendable, CaseIterable, Codable {
-    case none
-    case lockFree = "lock-free"
-    case mutex
-}
-
 /// Strategies disagreed: a correctness bug (exit 1, docs/semantics.md "Exit codes").
 public struct ChecksumMismatch: Error, CustomStringConvertible {
     public let description: String

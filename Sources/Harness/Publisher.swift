@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+import TriggerKit
+
+/// The writer of a publication run: rebuilds the trigger set's matcher and publishes it every N ms.
+final class Publisher: Sendable {
+    let everyMs: Int
+    let source: ReaderSource
+    let build: @Sendable () -> any Matcher
+    private let stopping = Atomic<Bool>(false)
+    /// Signalled by `stop()`, so the writer's wait between publications ends at once, however long.
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = Atomic<Int>(-1)
+    /// Nanoseconds the writer spent building matchers in the last run, by the clock and on its CPU (a
+    /// build that shares the cores with readers is descheduled part of the time): read after `done`.
+    private let buildNanos = Atomic<Int>(0)
+    private let buildCPUNanos = Atomic<Int>(0)
+
+    init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () -> any Matcher) {
+        self.everyMs = everyMs
+        self.source = source
+        self.build = build
+    }
+
+    func start() {
+        // Relaxed: no reader is running yet; Thread.start orders these stores before the writer's loads.
+        stopping.store(false, ordering: .relaxed)
+        done.store(-1, ordering: .relaxed)
+        // A signal left by the previous run's stop() must not cut this run's first wait short.
+        while wake.wait(timeout: .now()) == .success {}
+        let thread = Thread { [self] in
+            var count = 0, nanos = 0, cpuNanos = 0
+            // Relaxed: a stop flag; nothing else is published through it.
+            while !stopping.load(ordering: .relaxed) {
+                let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
+                let t0 = Clock.now(), c0 = Clock.threadCPUSeconds()
+                let matcher = build()
+                nanos += Int(Clock.now() &- t0)
+                cpuNanos += Int((Clock.threadCPUSeconds() - c0) * 1e9)
+                source.publish(matcher)
+                count += 1
+                let wait = deadline.timeIntervalSinceNow
+                if wait > 0 { _ = wake.wait(timeout: .now() + wait) }
+            }
+            // Relaxed: ordered before `done`'s releasing store, which `stop()` acquires before reading it.
+            buildNanos.store(nanos, ordering: .relaxed)
+            buildCPUNanos.store(cpuNanos, ordering: .relaxed)
+            // Releasing: `stop()` reads the count (and the build time) after acquiring it.
+            done.store(count, ordering: .releasing)
+        }
+        thread.start()
+    }
+
+    /// Stops the writer; returns how many sets it published and the seconds it spent building them, by
+    /// the clock and on its CPU.
+    func stop() -> (sets: Int, buildSeconds: Double, buildCPUSeconds: Double) {
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+        while true {
+            let n = done.load(ordering: .acquiring)
+            // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.
+            if n >= 0 {
+                return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9, Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9)
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+}
+
+/// The matchers a `--prebuilt-sets` writer publishes in turn.
+final class PrebuiltCycle: Sendable {
+    let built: [any Matcher]
+    private let position = Atomic<Int>(0)
+
+    init(_ built: [any Matcher]) { self.built = built }
+
+    func next() -> any Matcher {
+        // Relaxed: a round-robin position; the matchers were built before the writer thread started.
+        built[position.add(1, ordering: .relaxed).oldValue % built.count]
+    }
+}
