@@ -135,12 +135,11 @@ public struct Vocabulary: Sendable {
 extension SymbolTable {
     /// `lookup` for one pass over a trigger set (a matcher build), through a small direct-mapped cache
     /// keyed by each string's 16 bytes of representation. A set repeats its strings (a handful of
-    /// property keys across thousands of filters; 272 distinct strings in the 3,508 filter lookups of the
-    /// default 1,000-trigger set), and a table lookup — hash, probe, compare with the interned string —
-    /// cost about 38 ns, mostly cache misses in the table: a third of a `compiled` build. A hit needs
-    /// identical representations, which only equal strings have while the set lives (inline bytes of a
-    /// small string, or the same storage object of a large one); an equal string with another
-    /// representation only misses the cache.
+    /// property keys across thousands of filters), and a table lookup — hash, probe, compare with the
+    /// interned string — misses the cache often enough to take a third of a build without this cache
+    /// (docs/design.md). A hit needs identical representations, which only equal strings have while
+    /// the set lives (inline bytes of a small string, or the same storage object of a large one); an
+    /// equal string with another representation only misses the cache.
     public struct Resolver: ~Copyable {
         public let table: SymbolTable
         private let raw: UnsafeMutablePointer<(UInt64, UInt64)>

@@ -1,8 +1,7 @@
 /// Every trigger condition of a set compiled once into flat, typed predicates: constants typed at
 /// load, string constants as interned ids (equality is an integer compare), `in` sets as sorted id
 /// arrays, regexes compiled once with results memoised per interned string in the scratch.
-/// A class, not a struct: where the compiler emits a bucket scan out of line (an event's second bucket),
-/// it passes a reference; as a 136-byte struct the program was copied (memcpy) onto the stack per call.
+/// A class, not a struct: an out-of-line bucket scan is passed a reference, not a copy of the program.
 public final class PredicateProgram: Sendable {
     /// What a compiled predicate does; the type check is part of the opcode.
     @usableFromInline enum Code: UInt8, Sendable, BitwiseCopyable {
@@ -184,9 +183,8 @@ public final class PredicateProgram: Sendable {
 
     /// The memo slot of each distinct regex object of a build. Keyed by identity: the decoder shares one
     /// `CompiledRegex` per distinct pattern, so that is one slot per pattern, found without hashing the
-    /// pattern's text for every regex filter of every rebuild (a `[String: Int32]` by pattern, then a
-    /// `[ObjectIdentifier: Int32]`, cost ~4 % and ~2 % of a `compiled` build on default). Open addressing
-    /// on the object's address; 0 marks an empty cell.
+    /// pattern's text for every regex filter of every rebuild. Open addressing on the object's address
+    /// (cheaper than a dictionary here); 0 marks an empty cell.
     struct RegexSlots {
         private var keys = [UInt](repeating: 0, count: 64)
         private var slots = [Int32](repeating: 0, count: 64)
