@@ -17,7 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
-        // The embeddable engine: model, decoding, matchers, delivery. No dependency of ours.
+        // The embeddable engine: model, decoding, matchers, delivery. Needs only swift-atomics and the
+        // system's RE2 (Debian libre2-dev), through CRE2.
         .target(name: "TriggerKit", dependencies: ["CPrefetch", "CRE2", .product(name: "Atomics", package: "swift-atomics")]),
         // RE2 (Debian libre2-dev) behind a C face: `regex` filters decided in linear time.
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),

@@ -1,6 +1,9 @@
 #include "CSignals.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,7 +16,11 @@ static volatile sig_atomic_t used[SLOTS];
 
 static void remove_temporaries(int signo) {
     for (int i = 0; i < SLOTS; i++) {
-        if (used[i]) unlink(paths[i]);
+        if (used[i]) {
+            // Pairs with the release fence in register: the path is read only after its flag.
+            atomic_signal_fence(memory_order_acquire);
+            unlink(paths[i]);
+        }
     }
     signal(signo, SIG_DFL);
     raise(signo);
@@ -23,6 +30,14 @@ void trigger_bench_signals_install(void) {
     static int installed = 0;
     if (installed) return;
     installed = 1;
+    // A standard descriptor the parent closed would be reused by the next open (an output's temporary
+    // file would become "standard output" and receive the table): hold it with /dev/null instead.
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+            int held = open("/dev/null", O_RDWR);
+            if (held >= 0 && held != fd) close(held);
+        }
+    }
     signal(SIGPIPE, SIG_IGN);
     int signals[] = {SIGINT, SIGTERM, SIGHUP};
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
@@ -42,6 +57,8 @@ int trigger_bench_temporary_register(const char *path) {
     for (int i = 0; i < SLOTS; i++) {
         if (!used[i]) {
             memcpy(paths[i], path, n + 1);
+            // The path must be complete before the handler can see the slot in use.
+            atomic_signal_fence(memory_order_release);
             used[i] = 1;
             return i;
         }

@@ -188,11 +188,12 @@ public enum Gate {
     }
 
     static func compareWallClock(_ row: String, _ b: StrategyResult, _ c: StrategyResult, options: Options) -> Finding {
-        guard let bs = b.nsPerEventSamples, let cs = c.nsPerEventSamples, bs.count >= 3, cs.count >= 3 else {
+        let bs = b.nsPerEventSamples ?? [], cs = c.nsPerEventSamples ?? []
+        guard bs.count >= 2, cs.count >= 2, MannWhitney.smallestPossibleP(n1: bs.count, n2: cs.count) < options.alpha else {
             let rel = c.nsPerEvent.mean / b.nsPerEvent.mean - 1
             return Finding(row: row, metric: "ns/event (mean)", baseline: fmt(b.nsPerEvent.mean), current: fmt(c.nsPerEvent.mean),
                            change: pct(rel), verdict: .informational,
-                           note: "one sample each: no test possible (run with --repetitions 5 or more)")
+                           note: "\(max(bs.count, 1)) vs \(max(cs.count, 1)) samples cannot reach p < \(fmt(options.alpha)): no test possible (record both with --repetitions 5 or more)")
         }
         let bm = MannWhitney.median(bs), cm = MannWhitney.median(cs)
         let rel = cm / bm - 1

@@ -62,7 +62,7 @@ extension RunReport {
 
     /// What the columns are, under the table.
     static func legend(_ latency: EventLatency?) -> String {
-        "mean ns: batched pass (events timed in batches, for throughput and the mean), ± half the bootstrap 95 % interval over the repetitions; "
+        "mean ns: batched pass (events timed in batches, for throughput and the mean), ± half the bootstrap 95 % interval over the repetitions (with 3 repetitions that is their range; 5 or more give a real interval); "
             + "ev p50…max: single events timed alone" + (latency.map { " (\($0.timer), \(Self.ns($0.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
             + "; alloc/ev and B/ev from a separate untimed jemalloc pass; matcher KB: what the built matcher holds; instr/ev = callgrind instructions of the 1-thread loop (--instructions); "
             + "×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition)."

@@ -100,7 +100,7 @@ public struct StrategyResult: Codable, Sendable {
     public var scratchBytes: Int?
 }
 
-/// A whole `bench run` (docs/harness.md, `trigger-bench-results/1`).
+/// A whole `bench run` (docs/harness.md, `trigger-bench-results/2`).
 public struct RunReport: Codable, Sendable {
     public struct Workload: Codable, Sendable {
         public var name: String
@@ -176,7 +176,7 @@ extension RunReport {
     /// 1,000 repetitions is a few MB, so anything near this is not a results file.
     public static let maxFileBytes = 64 << 20
 
-    /// Reads a `trigger-bench-results/1` file; a malformed one is an `InputError` naming the file and the
+    /// Reads a `trigger-bench-results/1` or `/2` file; a malformed one is an `InputError` naming the file and the
     /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
     /// a results file can be either), are refused.
     public static func load(_ path: String) throws -> RunReport {

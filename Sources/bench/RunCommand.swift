@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
     var batchSize = 1024
 
-    @Option(help: "Write results as JSON (schema trigger-bench-results/1).")
+    @Option(help: "Write results as JSON (schema trigger-bench-results/2).")
     var json: String?
 
     @Option(help: "Write results as a Markdown table.")

@@ -39,6 +39,27 @@ final class OutputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["results.json"])
     }
 
+    func testALinkStaysALinkAndAFileKeepsItsMode() throws {
+        let real = directory + "/real.json", link = directory + "/link.json"
+        try "old".write(toFile: real, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(real, 0o640), 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        try AtomicFile.write(Data("new".utf8), to: link)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real)
+        XCTAssertEqual(contents(real), "new")
+        let mode = try FileManager.default.attributesOfItem(atPath: real)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o640)
+    }
+
+    func testAPipeIsWrittenInPlace() throws {
+        let fifo = directory + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = Thread { _ = FileManager.default.contents(atPath: fifo) }
+        reader.start()
+        XCTAssertNoThrow(try AtomicFile.write(Data("through a pipe".utf8), to: fifo))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["fifo"], "no temporary beside a pipe")
+    }
+
     func testAnUnwritableLocationFailsWhenOpenedNotAfterTheWork() {
         XCTAssertThrowsError(try AtomicFile(path: directory + "/missing/results.json")) { error in
             XCTAssertEqual("\(error)", "\(directory)/missing/results.json: cannot create the output: No such file or directory; create the directory first or fix the path")

@@ -88,7 +88,10 @@ final class DeliveryMomentsTests: XCTestCase {
     func testRequiredFieldsAndArrayPropertiesAreRefused() {
         for line in [#"{"time":1,"type":"purchase"}"#, #"{"time":1,"type":"push_click"}"#,
                      #"{"time":1,"type":"custom_event"}"#, #"{"type":"session_start"}"#,
-                     #"{"time":1,"type":"custom_event","name":"x","properties":{"a":[1,2]}}"#] {
+                     #"{"time":1,"type":"custom_event","name":"x","properties":{"a":[1,2]}}"#,
+                     #"{"time":1,"type":"push_click","action_id":"yes","payload":{"aps":{},"campaign_id":"c"}}"#,
+                     "{\"time\":1,\"type\":\"push_click\",\"campaign_id\":\"\(String(repeating: "c", count: 256))\"}",
+                     "{\"time\":1,\"type\":\"push_click\",\"campaign_id\":\"c\",\"action_id\":\"\(String(repeating: "a", count: 256))\"}"] {
             XCTAssertThrowsError(try EventDecoder.decode(line: Array(line.utf8)), line)
         }
         XCTAssertNoThrow(try EventDecoder.decode(line: Array(#"{"time":1,"type":"push_click","campaign_id":"c"}"#.utf8)))

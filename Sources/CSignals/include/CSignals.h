@@ -5,8 +5,9 @@
 // complete) nor a stray temporary file. The handler only calls unlink(2) and re-raises the signal:
 // both are async-signal-safe.
 
-/// Installs the handlers (idempotent) and ignores SIGPIPE, so a closed pipe is an EPIPE error that
-/// the writer handles instead of a silent death.
+/// Installs the handlers (idempotent), ignores SIGPIPE, so a closed pipe is an EPIPE error that the
+/// writer handles instead of a silent death, and opens /dev/null on any of descriptors 0–2 that the
+/// parent closed.
 void trigger_bench_signals_install(void);
 
 /// Remembers `path` for removal on interruption; returns a slot, or -1 when every slot is taken or

@@ -18,18 +18,21 @@ public struct EventLatency: Codable, Sendable, Equatable {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
         for i in 0..<count { matcher.match(i, in: view, scratch: scratch) }
         let overhead = clock.overheadTicks
+        var recorded = 0
         for i in 0..<count {
             let t0 = CycleClock.begin()
             matcher.match(i, in: view, scratch: scratch)
             let t1 = CycleClock.end()
             let ticks = t1 &- t0
             // A sample below the overhead is the timer's own jitter: record the least recordable.
-            _ = histogram.record(ticks > overhead ? ticks - overhead : 1)
+            // A reading that went backwards (a migration between cores with unsynchronised counters)
+            // is beyond the histogram's range and not recorded; `samples` counts what was.
+            if histogram.record(ticks > overhead ? ticks - overhead : 1) { recorded += 1 }
         }
         let ns = { (ticks: UInt64) in Double(ticks) * clock.nanosecondsPerTick }
         return EventLatency(
             p50: ns(histogram.valueAtPercentile(50)), p90: ns(histogram.valueAtPercentile(90)),
             p99: ns(histogram.valueAtPercentile(99)), p999: ns(histogram.valueAtPercentile(99.9)),
-            max: ns(histogram.max), samples: count, timerOverhead: clock.overheadNanoseconds, timer: clock.source)
+            max: ns(histogram.max), samples: recorded, timerOverhead: clock.overheadNanoseconds, timer: clock.source)
     }
 }

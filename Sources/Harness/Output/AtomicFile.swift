@@ -13,7 +13,10 @@ import TriggerKit
 /// writable, so a long run can open its outputs first and fail before it starts.
 public final class AtomicFile {
     public let path: String
-    private let temporaryPath: String
+    /// The file renamed over: `path`, or the file a symbolic link at `path` points to (the link stays).
+    private let target: String
+    /// nil when `path` is not a regular file (a FIFO, a device, `/dev/stdout`): written in place.
+    private let temporaryPath: String?
     private let writer: DescriptorWriter
     private var buffer: [UInt8] = []
     private var open = true
@@ -22,22 +25,44 @@ public final class AtomicFile {
     /// Creates the temporary file beside `path`; throws an `InputError` naming `path` when it cannot.
     public init(path: String) throws {
         self.path = path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        // First: with descriptors 0–2 held, no file opened below can become "standard output".
+        trigger_bench_signals_install()
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        let kind = info.st_mode & S_IFMT
+        if exists, kind == S_IFDIR {
             throw InputError(file: path, path: "", reason: "is a directory; give a file path for the output")
         }
-        let url = URL(fileURLWithPath: path)
+        if exists, kind != S_IFREG {
+            // Nothing to replace atomically: a pipe or a device is written as it is.
+            let fd = openForWriting(path)
+            guard fd >= 0 else { throw DescriptorWriter.failure(path, "cannot open the output", errno) }
+            target = path
+            temporaryPath = nil
+            signalSlot = -1
+            writer = DescriptorWriter(descriptor: fd, name: path)
+            return
+        }
+        target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
+        let url = URL(fileURLWithPath: target)
         let directory = url.deletingLastPathComponent().path
         var template = Array((directory + "/." + url.lastPathComponent + ".bench-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw DescriptorWriter.failure(path, "cannot create the output", errno) }
-        temporaryPath = String(cString: template)
-        trigger_bench_signals_install()
-        signalSlot = trigger_bench_temporary_register(temporaryPath)
-        // mkstemp creates 0600; give the file the mode a plain create would (0666 less the umask).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        // Not inherited by the tools bench runs (valgrind, git, other builds of bench).
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = String(cString: template)
+        temporaryPath = temporary
+        signalSlot = trigger_bench_temporary_register(temporary)
+        // mkstemp creates 0600: keep an existing file's mode, or give a new one what a plain create
+        // would (0666 less the umask).
+        if exists {
+            fchmod(fd, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
         writer = DescriptorWriter(descriptor: fd, name: path)
     }
 
@@ -62,6 +87,11 @@ public final class AtomicFile {
     public func commit() throws {
         guard open else { throw InputError(file: path, path: "", reason: "the output was already closed after an error") }
         try flush()
+        guard let temporaryPath else {
+            open = false
+            guard close(writer.descriptor) == 0 else { throw DescriptorWriter.failure(path, "cannot write", errno) }
+            return
+        }
         // fsync before rename: without it a crash soon after could leave the renamed file empty.
         if fsync(writer.descriptor) != 0 {
             let code = errno
@@ -76,7 +106,7 @@ public final class AtomicFile {
             trigger_bench_temporary_unregister(signalSlot)
             throw DescriptorWriter.failure(path, "cannot write", closeError)
         }
-        if rename(temporaryPath, path) != 0 {
+        if rename(temporaryPath, target) != 0 {
             let code = errno
             unlink(temporaryPath)
             trigger_bench_temporary_unregister(signalSlot)
@@ -90,7 +120,7 @@ public final class AtomicFile {
         guard open else { return }
         open = false
         close(writer.descriptor)
-        unlink(temporaryPath)
+        if let temporaryPath { unlink(temporaryPath) }
         trigger_bench_temporary_unregister(signalSlot)
     }
 
@@ -101,3 +131,6 @@ public final class AtomicFile {
         try file.commit()
     }
 }
+
+/// open(2) for writing, outside the class, whose `open` flag would shadow the function.
+private func openForWriting(_ path: String) -> Int32 { open(path, O_WRONLY | O_CLOEXEC) }

@@ -34,6 +34,8 @@ struct DescriptorWriter {
                 if code == EPIPE { throw OutputClosed(name: name) }
                 throw Self.failure(name, "cannot write", code)
             }
+            // write(2) returns 0 only for a zero-length request; anything else would loop forever.
+            guard n > 0 else { throw Self.failure(name, "cannot write", EIO) }
             next += n
             left -= n
         }

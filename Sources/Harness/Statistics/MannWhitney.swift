@@ -34,6 +34,14 @@ public enum MannWhitney {
         return (u, min(1, erfc(max(z, 0) / 2.squareRoot())))
     }
 
+    /// The least two-sided p-value any samples of these sizes can give (both extreme arrangements):
+    /// with 3 vs 3 it is 0.1, with 5 vs 5 0.0079, so a small sample can never pass a strict alpha.
+    public static func smallestPossibleP(n1: Int, n2: Int) -> Double {
+        var arrangements = 1.0  // C(n1 + n2, n1)
+        for k in 0..<min(n1, n2) { arrangements = arrangements * Double(n1 + n2 - k) / Double(k + 1) }
+        return min(1, 2 / arrangements)
+    }
+
     /// P(U ≤ u or U ≥ n1·n2 − u) under the null hypothesis, from the count of arrangements with each U.
     static func exactTwoSided(u: Int, n1: Int, n2: Int) -> Double {
         // counts[j][v]: arrangements of i x's and j y's with U = v, built up over i.

@@ -68,7 +68,7 @@ public enum EventDecoder {
             return Event(time: time, kind: .sessionStart)
         case "push_click":
             if let payload = obj.optionalNonNull("payload") {
-                if obj.optionalNonNull("campaign_id") != nil {
+                if obj.optionalNonNull("campaign_id") != nil || obj.optionalNonNull("action_id") != nil {
                     throw payload.fail("give either campaign_id/action_id or payload, not both")
                 }
                 let push = try PushPayloadDecoder.decode(payload, categories: categories)
@@ -80,11 +80,16 @@ public enum EventDecoder {
             var action: String?
             if let n = obj.optionalNonNull("campaign_id") {
                 campaign = try n.string(what: "the campaign id")
-                guard !campaign!.isEmpty else { throw n.fail("campaign id must not be empty") }
+                guard !campaign!.isEmpty, campaign!.utf8.count <= maxNameBytes else {
+                    throw n.fail("campaign id must be 1–\(maxNameBytes) UTF-8 bytes, found \(campaign!.utf8.count)")
+                }
             }
             if let n = obj.optionalNonNull("action_id") {
                 action = try n.string(what: "the tapped action button's id")
                 guard !action!.isEmpty else { throw n.fail("action id must not be empty; omit it for a plain tap") }
+                guard action!.utf8.count <= maxNameBytes else {
+                    throw n.fail("action id is \(action!.utf8.count) UTF-8 bytes; at most \(maxNameBytes) are allowed")
+                }
             }
             guard campaign != nil else {
                 throw obj.node.fail("push_click needs a campaign_id or a raw payload")

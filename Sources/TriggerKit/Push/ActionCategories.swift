@@ -21,7 +21,8 @@ public struct ActionCategory: Sendable, Equatable {
 }
 
 /// The action-button categories an app knows (docs/semantics.md, "Push payloads"): the four defaults plus registered custom ones.
-/// A payload naming an unknown category, or a tapped button its category lacks, is invalid.
+/// A tapped button its (registered) category lacks is invalid; an unregistered category is still a
+/// push open (docs/semantics.md, "Push payloads").
 public struct ActionCategories: Sendable, Equatable {
     /// The default categories, as Braze ships them: Accept/Decline, Yes/No, Confirm/Cancel, More.
     public static let defaults: [ActionCategory] = [
