@@ -26,8 +26,10 @@ final class SingleEventLatencyTests: XCTestCase {
         let row = try XCTUnwrap(report.results.first)
         let single = try XCTUnwrap(row.latencyNs)
         XCTAssertEqual(single.samples, 20_000)
-        XCTAssertGreaterThan(single.p99, 2 * row.nsPerEvent.p99, "single events: \(single); batches: \(row.nsPerEvent)")
-        XCTAssertLessThan(single.p50, row.nsPerEvent.p50, "the typical event is cheaper than a batch's mean")
+        // Most events are cheap and a few very dear: the median event costs a small part of a batch's
+        // mean, and the dearest single events cost more than any batch's mean shows.
+        XCTAssertLessThan(10 * single.p50, row.nsPerEvent.p50, "single events: \(single); batches: \(row.nsPerEvent)")
+        XCTAssertGreaterThan(single.p999, row.nsPerEvent.max, "single events: \(single); batches: \(row.nsPerEvent)")
         XCTAssertLessThan(single.p999, single.max)
         XCTAssertGreaterThan(single.timerOverhead, 0)
         let ci = try XCTUnwrap(row.meanCi95)

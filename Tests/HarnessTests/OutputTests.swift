@@ -54,7 +54,12 @@ final class OutputTests: XCTestCase {
     func testAPipeIsWrittenInPlace() throws {
         let fifo = directory + "/fifo"
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let reader = Thread { _ = FileManager.default.contents(atPath: fifo) }
+        let reader = Thread {
+            let fd = open(fifo, O_RDONLY)
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) > 0 {}
+            close(fd)
+        }
         reader.start()
         XCTAssertNoThrow(try AtomicFile.write(Data("through a pipe".utf8), to: fifo))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["fifo"], "no temporary beside a pipe")
