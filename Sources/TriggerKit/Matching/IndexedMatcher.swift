@@ -85,8 +85,7 @@ public struct IndexedMatcher: Matcher {
             let id = Int(events.propertyBits[p])
             let slot = regexSlots[re.pattern]!
             let found: Bool
-            if id < scratch.memoStride {
-                let cell = scratch.memo + (slot * scratch.memoStride + id)
+            if let cell = scratch.regexMemoCell(slot: slot, string: id) {
                 if cell.pointee == 0 { cell.pointee = re.search(events.strings[id]) ? 2 : 1 }
                 found = cell.pointee == 2
             } else {

@@ -38,6 +38,13 @@ public final class MatchScratch {
     @usableFromInline let listCapacity: Int
     @usableFromInline @exclusivity(unchecked) var listedCount = 0
 
+    /// The memo cell of regex `slot` on interned string `id` (0 unknown, 1 no match, 2 match), or nil
+    /// for a string interned after the scratch was sized (search it every time).
+    @inlinable @inline(__always)
+    public func regexMemoCell(slot: Int, string id: Int) -> UnsafeMutablePointer<UInt8>? {
+        id < memoStride ? memo + (slot * memoStride + id) : nil
+    }
+
     /// Appends entry `e` to `listed`. A crowd lists each of its conditions at most once per event (each
     /// condition sits under one access predicate, each property key occurs once per event), so
     /// `listCapacity` (the largest crowd) is never exceeded; the check turns a broken invariant into a trap.

@@ -160,8 +160,7 @@ extension PredicateProgram.Tables {
     /// The regex in `slot` searched in string `id`, memoised per (slot, string) in the scratch.
     @inlinable
     func regexMatches(slot: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        guard id < scratch.memoStride else { return regexes[slot].search(events.strings[id]) }
-        let cell = scratch.memo + (slot * scratch.memoStride + id)
+        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return regexes[slot].search(events.strings[id]) }
         if cell.pointee == 0 { cell.pointee = regexes[slot].search(events.strings[id]) ? 2 : 1 }
         return cell.pointee == 2
     }
