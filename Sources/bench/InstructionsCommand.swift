@@ -61,8 +61,7 @@ struct InstructionsCommand: ParsableCommand {
                 TextOutput.standardError("bench: strategies disagree: \(mismatch)")
                 throw ExitCode(Exit.regression)
             }
-            try mergedFile.write(report.json())
-            try mergedFile.commit()
+            try mergedFile.commit(with: report.json())
         }
         let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }.map(\.checksum))
         for c in counts {

@@ -144,22 +144,9 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(Exit.regression)
         }
         try TextOutput.printLine(report.table())
-        if let jsonFile {
-            try jsonFile.write(report.json())
-            try jsonFile.commit()
-        }
-        if let markdownFile {
-            try markdownFile.write(report.markdown())
-            try markdownFile.commit()
-        }
-        if let svgFile {
-            try svgFile.write(report.svg())
-            try svgFile.commit()
-        }
-        if let csvFile {
-            try csvFile.write(report.csv())
-            try csvFile.commit()
-        }
+        try jsonFile?.commit(with: report.json())
+        try markdownFile?.commit(with: Data(report.markdown().utf8))
+        try svgFile?.commit(with: Data(report.svg().utf8))
+        try csvFile?.commit(with: Data(report.csv().utf8))
     }
-
 }

@@ -19,12 +19,13 @@ final class DocumentReferencesTests: XCTestCase {
                 ? (fm.enumerator(atPath: base.path)?.compactMap { $0 as? String }.map { base.appendingPathComponent($0).path } ?? [])
                 : [base.path]
             for path in files {
-                guard let text = try? String(contentsOfFile: path, encoding: .utf8), path != #filePath else { continue }
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
                 for m in reference.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                     let doc = String(text[Range(m.range, in: text)!])
                     cited[doc] = cited[doc] ?? path
                 }
-                for marker in ["SPEC §", "SPEC.md", "NOTES.md", "../shared"] where text.contains(marker) {
+                // Spelled in pieces, so this file does not cite them itself.
+                for marker in ["SPEC" + " §", "SPEC" + ".md", "NOTES" + ".md", ".." + "/shared"] where text.contains(marker) {
                     outside.append("\(path) cites \(marker)")
                 }
             }

@@ -124,11 +124,15 @@ public final class AtomicFile {
         trigger_bench_temporary_unregister(signalSlot)
     }
 
+    /// Writes `data` (the rest of the file) and commits.
+    public func commit(with data: Data) throws {
+        try write(data)
+        try commit()
+    }
+
     /// Writes `data` to `path` atomically in one go.
     public static func write(_ data: Data, to path: String) throws {
-        let file = try AtomicFile(path: path)
-        try file.write(data)
-        try file.commit()
+        try AtomicFile(path: path).commit(with: data)
     }
 }
 
