@@ -50,9 +50,7 @@ public final class TextOutput {
     public static func installSignalHandling() { trigger_bench_signals_install() }
 
     /// One line on standard error, unbuffered. Failures are ignored: there is nowhere left to report them.
-    public static func standardError(_ text: String) {
-        try? DescriptorWriter(descriptor: 2, name: "standard error").write(Array((text + "\n").utf8))
-    }
+    public static func standardError(_ text: String) { standardErrorRaw(text + "\n") }
 
     /// Text on standard error without a newline (progress lines); failures ignored as above.
     public static func standardErrorRaw(_ text: String) {

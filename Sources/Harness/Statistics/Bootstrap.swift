@@ -9,31 +9,29 @@ public enum Bootstrap {
     /// The 95 % percentile interval of `statistic`; nil with fewer than two samples (nothing to resample).
     public static func interval(_ samples: [Double], statistic: ([Double]) -> Double) -> [Double]? {
         guard samples.count >= 2 else { return nil }
-        var rng = DeterministicRandom(seed: 0x5EED_B007)
-        var values: [Double] = []
-        values.reserveCapacity(resamples)
-        var draw = [Double](repeating: 0, count: samples.count)
-        for _ in 0..<resamples {
+        var draw = samples
+        return percentiles { rng in
             for k in draw.indices { draw[k] = samples[rng.below(samples.count)] }
-            values.append(statistic(draw))
+            return statistic(draw)
         }
-        values.sort()
-        return [values[Int(0.025 * Double(resamples - 1))], values[Int(0.975 * Double(resamples - 1))]]
     }
 
     /// The 95 % interval of statistic(b) / statistic(a), resampling the two unpaired samples (two builds'
     /// runs) independently; nil when either has fewer than two samples.
     public static func ratioInterval(_ a: [Double], _ b: [Double], statistic: ([Double]) -> Double) -> [Double]? {
         guard a.count >= 2, b.count >= 2 else { return nil }
-        var rng = DeterministicRandom(seed: 0x5EED_B007)
-        var values: [Double] = []
-        values.reserveCapacity(resamples)
         var drawA = a, drawB = b
-        for _ in 0..<resamples {
+        return percentiles { rng in
             for k in drawA.indices { drawA[k] = a[rng.below(a.count)] }
             for k in drawB.indices { drawB[k] = b[rng.below(b.count)] }
-            values.append(statistic(drawB) / statistic(drawA))
+            return statistic(drawB) / statistic(drawA)
         }
+    }
+
+    /// The 2.5th and 97.5th percentiles of `resamples` values of `resample`, drawn from one seeded generator.
+    static func percentiles(_ resample: (inout DeterministicRandom) -> Double) -> [Double] {
+        var rng = DeterministicRandom(seed: 0x5EED_B007)
+        var values = (0..<resamples).map { _ in resample(&rng) }
         values.sort()
         return [values[Int(0.025 * Double(resamples - 1))], values[Int(0.975 * Double(resamples - 1))]]
     }
