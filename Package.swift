@@ -30,9 +30,13 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Workload", "TriggerKit", "CCallgrind", "CSignals", "CCycleCounter",
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "Workload", "TriggerKit", "CCallgrind", "CSignals", "CCycleCounter", "CDigest", "CRE2",
+                "CTriggerBenchPlugin", .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
+        // SHA-256 of the corpus and event-log files a run replays (results say which bytes they measured).
+        .target(name: "CDigest"),
+        // The C ABI of matcher plugins (docs/plugins.md): the header plugin authors build against.
+        .target(name: "CTriggerBenchPlugin", path: "Plugins"),
         // The CPU's tick counter (rdtsc, cntvct_el0), for timing single events.
         .target(name: "CCycleCounter"),
         // Removes temporary output files when the process is interrupted; ignores SIGPIPE.

@@ -73,12 +73,12 @@ public enum AllocatorStats {
 
     /// Exact allocation requests and bytes of `body` on the calling thread: the thread cache is flushed
     /// around it, and what reading the counters costs with no work between them is subtracted.
-    public static func counting(_ body: () -> Void) -> (requests: UInt64, bytes: UInt64) {
+    public static func counting(_ body: () throws -> Void) rethrows -> (requests: UInt64, bytes: UInt64) {
         let c0 = allocationRequests(), c1 = allocationRequests()
         let overhead = c1 &- c0
         let b0 = threadAllocatedBytes()
         let r0 = allocationRequests()
-        body()
+        try body()
         let r1 = allocationRequests()
         let b1 = threadAllocatedBytes()
         return (r1 &- r0 &- min(overhead, r1 &- r0), b1 &- b0)

@@ -98,10 +98,10 @@ public struct BuildComparison: Sendable {
 }
 
 extension BuildComparison {
-    /// Runs `path run --workload … --strategies … --events … --repetitions … --json F` for each build in
+    /// Runs `path run --workload W (or --corpus C --event-log E) --strategies … --events … --repetitions … --json F` for each build in
     /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
     /// absolute path to a `bench` executable; the names shown are the paths as given.
-    public static func measure(builds: [String], workload: String, strategies: [String], events: Int, repetitions: Int,
+    public static func measure(builds: [String], input: [String], strategies: [String], events: Int, repetitions: Int,
                                rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-ab-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -111,7 +111,7 @@ extension BuildComparison {
             for (k, build) in builds.enumerated() {
                 progress("round \(round + 1)/\(rounds): \(build)")
                 let out = work.appendingPathComponent("run-\(round)-\(k).json").path
-                try Subprocess.run(build, ["run", "--workload", workload, "--strategies", strategies.joined(separator: ","),
+                try Subprocess.run(build, ["run"] + input + ["--strategies", strategies.joined(separator: ","),
                                            "--events", String(events), "--repetitions", String(repetitions), "--json", out],
                                    what: "\(build) run")
                 reports[k].append(try RunReport.load(out))

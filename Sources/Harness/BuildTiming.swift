@@ -19,23 +19,22 @@ public enum BuildTiming {
 
     /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
     /// `pauseMs` milliseconds asleep (0: back to back, caches warm from the previous build).
-    public static func measure(_ spec: WorkloadSpec, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0) throws -> [Row] {
-        let set = try WorkloadGenerator.corpus(spec)
+    public static func measure(_ set: TriggerSet, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0) throws -> [Row] {
         let vocabulary = Vocabulary(set)
         return try strategies.map { name in
             let strategy = try StrategyRegistry.option(name)
-            for _ in 0..<warmup { _ = strategy.make(set, vocabulary) }
+            for _ in 0..<warmup { _ = try strategy.make(set, vocabulary) }
             var nanos: [UInt64] = []
             nanos.reserveCapacity(builds)
             for _ in 0..<builds {
                 if pauseMs > 0 { Thread.sleep(forTimeInterval: Double(pauseMs) / 1000) }
                 let t0 = Clock.now()
-                let matcher = strategy.make(set, vocabulary)
+                let matcher = try strategy.make(set, vocabulary)
                 nanos.append(Clock.now() &- t0)
                 withExtendedLifetime(matcher) {}  // freed after the clock stops, as a replaced set would be
             }
             // Allocations of one more build, counted exactly.
-            let counted = AllocatorStats.counting { withExtendedLifetime(strategy.make(set, vocabulary)) {} }
+            let counted = try AllocatorStats.counting { try withExtendedLifetime(strategy.make(set, vocabulary)) {} }
             nanos.sort()
             func quantile(_ q: Double) -> Double { Double(nanos[min(nanos.count - 1, Int(q * Double(nanos.count)))]) / 1000 }
             return Row(strategy: name, builds: builds,

@@ -111,6 +111,9 @@ public enum Gate {
         guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
             throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
         }
+        if let difference = RunReport.DataFiles.difference(bw.data, cw.data) {
+            throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log")
+        }
         let be = b.environment, ce = c.environment
         let fields: [(String, String, String)] = [
             ("build", b.build, c.build), ("swift", be.swift, ce.swift), ("jemalloc", be.jemalloc ?? "none", ce.jemalloc ?? "none"),

@@ -21,13 +21,10 @@ public enum InstructionCounter {
 
     /// The hidden child mode: replays `count` events through `strategy` with counting on, and returns the
     /// checksum (printed for the parent, which checks it against the other strategies).
-    public static func runCountedRegion(spec: WorkloadSpec, strategy name: String, count: Int) throws -> MatchChecksum {
+    public static func runCountedRegion(input: RunInput, strategy name: String, count: Int) throws -> MatchChecksum {
         let strategy = try StrategyRegistry.option(name)
-        let set = try WorkloadGenerator.corpus(spec)
-        let vocabulary = Vocabulary(set)
-        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
-        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
-        let matcher = strategy.make(set, vocabulary)
+        let events = input.events
+        let matcher = try strategy.make(input.set, input.vocabulary)
         let n = min(count, events.count)
         return events.withView { view in
             let scratch = matcher.makeScratch(for: events)
@@ -53,9 +50,9 @@ public enum InstructionCounter {
 
     /// Runs the child under callgrind for each strategy and reads the totals from its output file.
     /// - Parameters:
-    ///   - workload: the `--workload` argument (a preset name or a spec path) the child regenerates.
+    ///   - input: the arguments that make the child read the same input (`--workload W`, or `--corpus C --event-log E`).
     ///   - events: the event count the child replays (`reference` replays `referenceEvents`).
-    public static func count(workload: String, eventsOverride: Int?, strategies: [String], events: Int, referenceEvents: Int,
+    public static func count(input: [String], eventsOverride: Int?, strategies: [String], events: Int, referenceEvents: Int,
                              progress: (String) -> Void = { _ in }) throws -> [Count] {
         let valgrind = try Self.findValgrind()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-callgrind-\(getpid())")
@@ -71,7 +68,7 @@ public enum InstructionCounter {
             let n = strategy == ReferenceStrategy.strategyName ? min(referenceEvents, events) : events
             let out = work.appendingPathComponent("callgrind.\(strategy).out").path
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
-                        binary, "instructions", "--child", strategy, "--workload", workload, "--events", String(n)]
+                        binary, "instructions", "--child", strategy, "--events", String(n)] + input
             if let eventsOverride { args += ["--workload-events", String(eventsOverride)] }
             let stdout = try Subprocess.run(valgrind, args, what: "valgrind --tool=callgrind")
             guard let checksum = stdout.split(separator: "\n").last(where: { $0.hasPrefix("checksum ") })?.dropFirst(9) else {

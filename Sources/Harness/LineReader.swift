@@ -17,6 +17,10 @@ public final class LineReader {
     private var buffer: [UInt8] = []
     private var position = 0
     private var atEOF = false
+    /// When set, every byte read is hashed (the digest of the whole input once `drain()` returned).
+    public var digest: SHA256?
+    /// Bytes read from the input so far.
+    public private(set) var bytesRead = 0
 
     /// Opens `path` ("-" for standard input).
     public init(path: String, maxLineBytes: Int) throws {
@@ -52,12 +56,21 @@ public final class LineReader {
             atEOF = true
             return false
         }
+        bytesRead += n
+        if digest != nil { chunk.withUnsafeBytes { digest!.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
         if position > 0 {
             buffer.removeFirst(position)
             position = 0
         }
         buffer.append(contentsOf: chunk[0..<n])
         return true
+    }
+
+    /// Reads the rest of the input without keeping it (so `digest` covers the whole input).
+    public func drain() throws {
+        buffer.removeAll(keepingCapacity: true)
+        position = 0
+        while try fill() { buffer.removeAll(keepingCapacity: true) }
     }
 
     /// The next line without its terminator (`\n` or `\r\n`); nil at the end of input.

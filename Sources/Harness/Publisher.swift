@@ -6,7 +6,9 @@ import TriggerKit
 final class Publisher: Sendable {
     let everyMs: Int
     let source: ReaderSource
-    let build: @Sendable () -> any Matcher
+    let build: @Sendable () throws -> any Matcher
+    /// Set when a build failed (only a plugin's can): the writer stops publishing and the run reports it.
+    private let failure = Mutex<String?>(nil)
     private let stopping = Atomic<Bool>(false)
     /// Signalled by `stop()`, so the writer's wait between publications ends at once, however long.
     private let wake = DispatchSemaphore(value: 0)
@@ -16,7 +18,7 @@ final class Publisher: Sendable {
     private let buildNanos = Atomic<Int>(0)
     private let buildCPUNanos = Atomic<Int>(0)
 
-    init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () -> any Matcher) {
+    init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () throws -> any Matcher) {
         self.everyMs = everyMs
         self.source = source
         self.build = build
@@ -34,7 +36,13 @@ final class Publisher: Sendable {
             while !stopping.load(ordering: .relaxed) {
                 let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
                 let t0 = Clock.now(), c0 = Clock.threadCPUSeconds()
-                let matcher = build()
+                let matcher: any Matcher
+                do {
+                    matcher = try build()
+                } catch {
+                    failure.withLock { $0 = "\(error)" }
+                    break
+                }
                 nanos += Int(Clock.now() &- t0)
                 cpuNanos += Int((Clock.threadCPUSeconds() - c0) * 1e9)
                 source.publish(matcher)
@@ -50,6 +58,9 @@ final class Publisher: Sendable {
         }
         thread.start()
     }
+
+    /// Why a build failed while publishing, if one did.
+    var failed: String? { failure.withLock { $0 } }
 
     /// Stops the writer; returns how many sets it published and the seconds it spent building them, by
     /// the clock and on its CPU.

@@ -31,6 +31,8 @@ final class ReaderWorker: @unchecked Sendable {
         scratch.candidates = 0
         // A local checksum: a class property would pay a dynamic exclusivity check per match.
         var sum = MatchChecksum()
+        // Decided once: a matcher with a batch entry point (a plugin's `match_batch`) is handed whole batches.
+        let batching = source.plain as? BatchMatching
         events.withView { view in
             var reader = source.makeReader()
             var i = range.lowerBound
@@ -39,7 +41,11 @@ final class ReaderWorker: @unchecked Sendable {
                 let stop = min(i + batchSize, range.upperBound)
                 let t0 = Clock.now()
                 if source.publication == .none {
-                    sum = replay(source.plain, view, i..<stop, sum)
+                    if let batching {
+                        batching.matchBatch(i..<stop, in: view, scratch: scratch, into: &sum)
+                    } else {
+                        sum = replay(source.plain, view, i..<stop, sum)
+                    }
                 } else {
                     // Each event is matched with the newest snapshot: before every event the reader checks
                     // the version, and a published set is used from the next event on.

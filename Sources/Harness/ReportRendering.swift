@@ -24,7 +24,8 @@ extension RunReport {
     static func small(_ v: Double) -> String { v == 0 ? "0" : String(format: v < 10 ? "%.2f" : "%.0f", v) }
 
     var header: String {
-        var h = "workload \(PrintableText.escaped(workload.name)) (seed \(workload.seed)): \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
+        var h = dataHeader ?? "workload \(PrintableText.escaped(workload.name)) (seed \(workload.seed))"
+        h += ": \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
         if let run {
             h += "\n" + PrintableText.escaped(run.timestamp + (run.commit.map { " · commit \($0.prefix(12))" + (run.dirty == true ? " (with uncommitted changes)" : "") } ?? "")
                 + (run.label.map { " · \($0)" } ?? "") + " · \(run.settings.repetitions) repetitions")
@@ -33,6 +34,15 @@ extension RunReport {
         if build != "release" {
             h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
         }
+        return h
+    }
+
+    /// For a run over the user's files: which files, their digests, and what of the log was skipped.
+    var dataHeader: String? {
+        guard let d = workload.data else { return nil }
+        var h = "corpus \(PrintableText.escaped(d.corpus.path)) (sha256 \(d.corpus.sha256.prefix(12))…), event log \(PrintableText.escaped(d.eventLog.path)) (sha256 \(d.eventLog.sha256.prefix(12))…, \(d.lines) lines read"
+        if d.controlLines > 0 { h += ", \(d.controlLines) control lines skipped" }
+        h += d.invalidLines == 0 ? ")" : ", \(d.invalidLines) invalid lines skipped; first at line \(d.firstErrors[0].line): \(d.firstErrors[0].error))"
         return h
     }
 

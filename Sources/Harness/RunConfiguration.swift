@@ -6,6 +6,10 @@ import TriggerKit
 public struct RunConfiguration: Sendable {
     public var workload: WorkloadSpec
     public var strategies: [String] = StrategyRegistry.names
+    /// The user's corpus and event log, replayed instead of generating `workload`.
+    public var data: DataFiles?
+    /// Matcher plugins, each a row `plugin:NAME` after the built-in strategies.
+    public var plugins: [PluginLibrary] = []
     public var threads: [Int] = [1]
     public var publications: [Publication] = [.none]
     /// A writer republishes a freshly built trigger set this often while readers match (nil: never).
@@ -34,7 +38,7 @@ public struct RunConfiguration: Sendable {
     /// The settings a results file records, for `events` generated events.
     func settings(events: Int) -> RunMetadata.Settings {
         RunMetadata.Settings(
-            strategies: strategies, threads: threads, publications: publications.map(\.rawValue), publishEveryMs: publishEveryMs,
+            strategies: strategies + plugins.map(\.strategyName), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: publishEveryMs,
             prebuiltSets: prebuiltSets, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions)
     }

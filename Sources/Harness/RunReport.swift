@@ -107,12 +107,15 @@ public struct RunReport: Codable, Sendable {
         public var seed: UInt64
         public var events: Int
         public var triggers: Int
+        /// The user's files the run replayed (`--corpus`, `--event-log`); nil for a generated workload.
+        public var data: DataFiles?
 
-        public init(name: String, seed: UInt64, events: Int, triggers: Int) {
+        public init(name: String, seed: UInt64, events: Int, triggers: Int, data: DataFiles? = nil) {
             self.name = name
             self.seed = seed
             self.events = events
             self.triggers = triggers
+            self.data = data
         }
 
         init(_ spec: WorkloadSpec, events: Int) {

@@ -14,29 +14,24 @@ public final class Runner {
     }
 
     public func run() throws -> RunReport {
-        let spec = configuration.workload
-        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         var noise = RunMetadata.Noise.read()
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
-        progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
-        let set = try WorkloadGenerator.corpus(spec)
-        let vocabulary = Vocabulary(set)
-        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary) { [progress] n in
-            progress.update("generating events", n, spec.events)
-        }
-        progress.note("")
+        let input = try RunInput.load(configuration, progress: progress)
+        let set = input.set, vocabulary = input.vocabulary, events = input.events
+        let strategies = try configuration.strategies.map(StrategyRegistry.option)
+            + configuration.plugins.map { $0.strategy(corpusJSON: input.corpusJSON) }
         let afterGeneration = AllocatorStats.gauges()
         var afterBuild: [String: AllocatorStats.Gauges] = [:]
         var results: [StrategyResult] = []
         let referenceEvents = min(configuration.referenceEvents, events.count)
         var prefixChecksums: [String: MatchChecksum] = [:]
         var measurements: [Measurement] = []
-        for name in configuration.strategies {
-            let strategy = try StrategyRegistry.option(name)
+        for strategy in strategies {
+            let name = strategy.name
             let heldBefore = AllocatorStats.threadNetBytes()
             let buildStart = Clock.now()
-            let matcher = strategy.make(set, vocabulary)
+            let matcher = try strategy.make(set, vocabulary)
             let buildSeconds = Clock.seconds(since: buildStart)
             let matcherBytes = AllocatorStats.threadNetBytes() - heldBefore
             afterBuild[name] = AllocatorStats.gauges()
@@ -55,8 +50,8 @@ public final class Runner {
             let allocations = measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
             for publication in configuration.publications {
                 for threads in configuration.threads {
-                    let m = prepare(matcher, strategy: name, events: events, count: count, threads: threads,
-                                    publication: publication, set: set, vocabulary: vocabulary)
+                    let m = try prepare(matcher, strategy: strategy, events: events, count: count, threads: threads,
+                                        publication: publication, set: set, vocabulary: vocabulary)
                     m.allocations = allocations
                     m.buildSeconds = buildSeconds
                     m.matcherBytes = matcherBytes
@@ -68,7 +63,12 @@ public final class Runner {
             }
         }
         for repetition in 0..<configuration.repetitions {
-            for m in measurements { repeatOnce(m, repetition: repetition) }
+            for m in measurements {
+                repeatOnce(m, repetition: repetition)
+                if let failure = m.writer?.failed {
+                    throw InputError(file: m.strategy, path: "", reason: "building a matcher to publish failed: \(failure)")
+                }
+            }
         }
         for m in measurements { results.append(try finish(m)) }
         try verify(results, prefixChecksums: prefixChecksums, referenceEvents: referenceEvents)
@@ -80,16 +80,16 @@ public final class Runner {
             timestamp: RunMetadata.timestamp(), commit: git.commit, dirty: git.dirty, label: configuration.label,
             host: RunMetadata.hostName(), command: CommandLine.arguments, settings: configuration.settings(events: events.count), noise: noise)
         return RunReport(
-            build: BuildInfo.configuration, environment: .current(), workload: .init(spec, events: events.count), results: results,
+            build: BuildInfo.configuration, environment: .current(), workload: input.workload, results: results,
             run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
     }
 
     /// What the writer publishes: a freshly built matcher each time, or (`prebuiltSets`) the next of 4
     /// built before the run; always a different object from the one readers hold.
-    func builder(_ strategy: String, _ set: TriggerSet, _ vocabulary: Vocabulary) -> @Sendable () -> any Matcher {
-        let make = StrategyRegistry.named(strategy)!.make
-        guard configuration.prebuiltSets else { return { make(set, vocabulary) } }
-        let cycle = PrebuiltCycle((0..<4).map { _ in make(set, vocabulary) })
+    func builder(_ strategy: StrategyRegistry.Strategy, _ set: TriggerSet, _ vocabulary: Vocabulary) throws -> @Sendable () throws -> any Matcher {
+        let make = strategy.make
+        guard configuration.prebuiltSets else { return { try make(set, vocabulary) } }
+        let cycle = PrebuiltCycle(try (0..<4).map { _ in try make(set, vocabulary) })
         return { cycle.next() }
     }
 
@@ -138,7 +138,7 @@ public final class Runner {
 
         /// `writerBuild` is nil when nothing is published (publication `none`, or no `--publish-every-ms`).
         init(_ matcher: any Matcher, strategy: String, count: Int, threads: Int, publication: Publication,
-             events: EventColumns, writerBuild: (@Sendable () -> any Matcher)?, everyMs: Int?) {
+             events: EventColumns, writerBuild: (@Sendable () throws -> any Matcher)?, everyMs: Int?) {
             self.strategy = strategy
             self.publication = publication
             self.threads = threads
@@ -154,10 +154,10 @@ public final class Runner {
     }
 
     /// Creates and warms a configuration's readers (untimed: memo tables, caches, branch predictors).
-    func prepare(_ matcher: some Matcher, strategy: String, events: EventColumns, count: Int, threads: Int,
-                 publication: Publication, set: TriggerSet, vocabulary: Vocabulary) -> Measurement {
-        let m = Measurement(matcher, strategy: strategy, count: count, threads: threads, publication: publication, events: events,
-                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : builder(strategy, set, vocabulary),
+    func prepare(_ matcher: some Matcher, strategy: StrategyRegistry.Strategy, events: EventColumns, count: Int, threads: Int,
+                 publication: Publication, set: TriggerSet, vocabulary: Vocabulary) throws -> Measurement {
+        let m = Measurement(matcher, strategy: strategy.name, count: count, threads: threads, publication: publication, events: events,
+                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : try builder(strategy, set, vocabulary),
                             everyMs: configuration.publishEveryMs)
         let warmup = min(configuration.warmupEvents, count)
         events.withView { view in
@@ -216,6 +216,12 @@ public final class Runner {
 
     /// The result of a configuration after all its repetitions.
     func finish(_ m: Measurement) throws -> StrategyResult {
+        for w in m.workers {
+            let invalid = PluginMatcher.invalidResults(in: w.scratch)
+            if invalid.count > 0 {
+                throw ChecksumMismatch(description: "\(m.label): the plugin broke its ABI \(invalid.count) times (first: it returned \(invalid.first), outside 0..<\(m.initial.triggerSet.triggers.count) or a bad count)")
+            }
+        }
         if m.repetitionChecksums.count > 1 {
             throw ChecksumMismatch(description: "\(m.label): repetitions of the same run produced different checksums \(m.repetitionChecksums.sorted())")
         }

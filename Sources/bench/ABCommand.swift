@@ -24,8 +24,7 @@ struct ABCommand: ParsableCommand {
     @Argument(help: "Paths of two or more bench executables.")
     var builds: [String]
 
-    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
-    var workload = "braze-typical-200"
+    @OptionGroup var input: InputOptions
 
     @Option(help: "Comma-separated strategies (include the baseline).")
     var strategies = "compiled,floor"
@@ -43,6 +42,7 @@ struct ABCommand: ParsableCommand {
     var rounds = 3
 
     func validate() throws {
+        if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
         guard builds.count >= 2 else { throw ValidationError("give at least two bench executables to compare") }
         for b in builds where !FileManager.default.isExecutableFile(atPath: b) {
             throw ValidationError("\(b) is not an executable file")
@@ -58,7 +58,7 @@ struct ABCommand: ParsableCommand {
         let progress = ProgressLine(enabled: true)
         let comparison: BuildComparison
         do {
-            comparison = try BuildComparison.measure(builds: builds, workload: workload, strategies: names, events: events,
+            comparison = try BuildComparison.measure(builds: builds, input: input.arguments(defaultWorkload: "braze-typical-200"), strategies: names, events: events,
                                                      repetitions: repetitions, rounds: rounds, baseline: baseline, progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")
@@ -66,7 +66,7 @@ struct ABCommand: ParsableCommand {
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        try TextOutput.printLine("workload \(workload) · \(rounds) runs per build of \(repetitions) repetitions × \(events) events, alternating")
+        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(events) events, alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
     }
 }

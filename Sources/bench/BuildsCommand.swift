@@ -15,8 +15,11 @@ struct BuildsCommand: ParsableCommand {
             bytes are jemalloc's exact counts for one more build.
             """)
 
-    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
-    var workload = "default"
+    @Option(help: "A preset name from Corpora/workloads or a spec file path (default: default). Not with --corpus.")
+    var workload: String?
+
+    @Option(help: "Your own trigger set: a trigger-corpus/1 JSON file (builds need no events).")
+    var corpus: String?
 
     @Option(help: "Comma-separated strategies to build.")
     var strategies = "indexed,compiled,predicate-index,floor"
@@ -33,9 +36,18 @@ struct BuildsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let spec = try WorkloadSpec.load(workload)
-        let rows = try BuildTiming.measure(spec, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
-        try TextOutput.printLine("workload \(spec.name) (seed \(spec.seed)): \(spec.triggers + spec.crowdedTriggers) triggers · \(builds) timed builds per strategy after 10 untimed"
+        if corpus != nil, workload != nil { throw ValidationError("--workload generates a trigger set and --corpus brings your own; pass one or the other") }
+        let spec = try WorkloadSpec.load(workload ?? "default")
+        let set: TriggerSet, title: String
+        if let corpus {
+            set = try LoadedCorpus(path: corpus).set
+            title = "corpus \(corpus)"
+        } else {
+            set = try WorkloadGenerator.corpus(spec)
+            title = "workload \(spec.name) (seed \(spec.seed))"
+        }
+        let rows = try BuildTiming.measure(set, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
+        try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(builds) timed builds per strategy after 10 untimed"
               + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")
         for r in rows {

@@ -14,13 +14,12 @@ struct InstructionsCommand: ParsableCommand {
             workload is generated and the matcher warmed uncounted. Needs valgrind (scripts/instructions installs it).
             """)
 
-    @Option(help: "A preset name from Corpora/workloads or a spec file path.")
-    var workload = "tiny"
+    @OptionGroup var input: InputOptions
 
     @Option(help: "Comma-separated strategies to count.")
     var strategies = StrategyRegistry.names.joined(separator: ",")
 
-    @Option(parsing: .unconditional, help: "Events to replay (default: the workload's count; `reference` replays at most --reference-events).")
+    @Option(parsing: .unconditional, help: "Events to replay (default: the workload's count, or every line of --event-log; `reference` replays at most --reference-events).")
     var events: Int?
 
     @Option(parsing: .unconditional, help: "Events replayed by `reference`.")
@@ -33,6 +32,7 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: .hidden) var workloadEvents: Int?
 
     func validate() throws {
+        if input.eventLog == "-" { throw ValidationError("--event-log -: each counted child reads the log again; give a file") }
         for (option, value) in [("--events", events), ("--workload-events", workloadEvents)] {
             if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
         }
@@ -40,20 +40,23 @@ struct InstructionsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var spec = try WorkloadSpec.load(workload)
+        var spec = try WorkloadSpec.load(input.workloadName(or: "tiny"))
         if let child {
             if let workloadEvents { spec.events = workloadEvents }
-            let sum = try InstructionCounter.runCountedRegion(spec: spec, strategy: child, count: events ?? spec.events)
+            let data = try RunInput.load(workload: spec, files: input.files(lines: workloadEvents))
+            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, count: events ?? data.events.count)
             try TextOutput.printLine("checksum \(sum.hex)")
             return
         }
         if let events { spec.events = events }
+        // The events the children replay: a log's valid lines are known only once it is read.
+        let replayed = input.eventLog == nil ? spec.events : try RunInput.load(workload: spec, files: input.files(lines: events)).events.count
         let names = try RunCommand.parseStrategies(strategies)
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
-        let counts = try InstructionCounter.count(workload: workload, eventsOverride: events, strategies: names, events: spec.events,
+        let counts = try InstructionCounter.count(input: input.arguments(defaultWorkload: "tiny"), eventsOverride: events, strategies: names, events: replayed,
                                                   referenceEvents: referenceEvents, progress: { progress.note($0) })
         progress.note("")
         if var report = merged, let mergedFile {

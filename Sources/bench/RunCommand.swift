@@ -14,8 +14,10 @@ struct RunCommand: ParsableCommand {
             other on the full run. A checksum disagreement exits 1.
             """)
 
-    @Option(help: "A preset name from Corpora/workloads (\(WorkloadSpec.presetNames().joined(separator: ", "))) or a spec file path.")
-    var workload = "default"
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h); adds a row plugin:NAME. Repeatable.")
+    var plugins: [String] = []
 
     @Option(help: "Comma-separated strategies to run.")
     var strategies = StrategyRegistry.names.joined(separator: ",")
@@ -32,7 +34,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
     var prebuiltSets = false
 
-    @Option(parsing: .unconditional, help: "Override the workload's event count.")
+    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
     var events: Int?
 
     @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
@@ -89,16 +91,26 @@ struct RunCommand: ParsableCommand {
     static let debugReferenceEvents = 1_000
 
     func makeConfiguration() throws -> RunConfiguration {
-        var spec = try WorkloadSpec.load(workload)
+        var spec = try WorkloadSpec.load(input.workloadName())
         var referenceEvents = referenceEvents
+        var lines = events
         if let events {
             spec.events = events
-        } else if BuildInfo.configuration == "debug", spec.events > Self.debugEvents {
-            TextOutput.standardError("bench: debug build: replaying \(Self.debugEvents) of the workload's \(spec.events) events (and \(Self.debugReferenceEvents) through reference) so this finishes in seconds; for numbers worth reading run scripts/bench (release), or pass --events")
-            spec.events = Self.debugEvents
+        } else if BuildInfo.configuration == "debug", input.eventLog != nil || spec.events > Self.debugEvents {
+            TextOutput.standardError("bench: debug build: replaying at most \(Self.debugEvents) events (and \(Self.debugReferenceEvents) through reference) so this finishes in seconds; for numbers worth reading run scripts/bench (release), or pass --events")
+            spec.events = min(spec.events, Self.debugEvents)
+            lines = Self.debugEvents
             referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
         }
         var config = RunConfiguration(workload: spec)
+        config.data = input.files(lines: lines)
+        config.plugins = try plugins.map(PluginLibrary.init(path:))
+        for plugin in config.plugins {
+            TextOutput.standardError("bench: loaded plugin \(plugin.name) \(plugin.version) from \(plugin.path); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect")
+        }
+        if let twice = Dictionary(grouping: config.plugins, by: \.name).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.key); each row needs its own name")
+        }
         config.strategies = try Self.parseStrategies(strategies)
         config.threads = try Limits.list("--threads", threads).map {
             guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
@@ -134,7 +146,7 @@ struct RunCommand: ParsableCommand {
             if instructions {
                 let progress = ProgressLine(enabled: true)
                 let counts = try InstructionCounter.count(
-                    workload: workload, eventsOverride: events, strategies: configuration.strategies, events: report.workload.events,
+                    input: input.arguments(), eventsOverride: events, strategies: configuration.strategies, events: report.workload.events,
                     referenceEvents: referenceEvents, progress: { progress.note($0) })
                 progress.note("")
                 try report.merge(counts)

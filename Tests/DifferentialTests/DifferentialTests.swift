@@ -34,7 +34,7 @@ final class DifferentialTests: XCTestCase {
         // Plus the predicate index built over every bucket of 4 or more conditions: with the default
         // threshold most of these small corpora would never reach the index.
         let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)"]
-        let matchers = strategies.map { $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
+        let matchers = strategies.map { try $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
         let scratches = matchers.map { $0.makeScratch(for: events) }
         return events.withView { view -> String? in
             for i in 0..<view.count {

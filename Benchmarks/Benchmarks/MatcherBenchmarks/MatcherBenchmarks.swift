@@ -74,7 +74,7 @@ let benchmarks: @Sendable () -> Void = {
         var config = configuration
         if strategy.name == ReferenceStrategy.strategyName { config.scalingFactor = .one }
         Benchmark("match-\(strategy.name)", configuration: config) { benchmark in
-            let matcher = strategy.make(fixture.set, fixture.vocabulary)
+            let matcher = try strategy.make(fixture.set, fixture.vocabulary)
             replay(matcher, benchmark, fixture)
         }
     }
@@ -86,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
         config.scalingFactor = .one
         Benchmark("build-\(strategy.name)", configuration: config) { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(strategy.make(fixture.set, fixture.vocabulary))
+                blackHole(try strategy.make(fixture.set, fixture.vocabulary))
             }
         }
     }

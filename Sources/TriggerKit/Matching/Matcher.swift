@@ -82,6 +82,7 @@ public final class MatchScratch {
     }
 
     deinit {
+        if let attachment, let releaseAttachment { releaseAttachment(attachment) }
         UnsafeMutableRawPointer(results).deallocate()
         UnsafeMutableRawPointer(stamps).deallocate()
         UnsafeMutableRawPointer(memo).deallocate()
@@ -112,6 +113,17 @@ public final class MatchScratch {
     private let trailingPadding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                                   UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    /// Per-thread state of a matcher built outside TriggerKit (a plugin's), freed with the scratch.
+    public private(set) var attachment: UnsafeMutableRawPointer?
+    private var releaseAttachment: ((UnsafeMutableRawPointer) -> Void)?
+
+    /// Hands `state` to this scratch; `release` frees it when the scratch goes.
+    public func attach(_ state: UnsafeMutableRawPointer, release: @escaping (UnsafeMutableRawPointer) -> Void) {
+        precondition(attachment == nil, "a scratch holds one attachment")
+        attachment = state
+        releaseAttachment = release
+    }
 
     /// Files event `i`'s properties by key for O(1) `propertySlot` lookups (after `begin()`).
     @inlinable @inline(__always)

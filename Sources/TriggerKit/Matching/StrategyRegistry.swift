@@ -3,8 +3,15 @@ public enum StrategyRegistry {
     public struct Strategy: Sendable {
         public let name: String
         public let summary: String
-        /// Builds the matcher for a trigger set (compiles, interns, indexes: load time).
-        public let make: @Sendable (TriggerSet, Vocabulary) -> any Matcher
+        /// Builds the matcher for a trigger set (compiles, interns, indexes: load time). Only a
+        /// plugin's can fail.
+        public let make: @Sendable (TriggerSet, Vocabulary) throws -> any Matcher
+
+        public init(name: String, summary: String, make: @escaping @Sendable (TriggerSet, Vocabulary) throws -> any Matcher) {
+            self.name = name
+            self.summary = summary
+            self.make = make
+        }
     }
 
     public static let all: [Strategy] = [
@@ -34,7 +41,8 @@ public enum StrategyRegistry {
     public static func eventMatcher(_ strategy: Strategy) -> @Sendable (TriggerSet) -> (Event) -> [Int] {
         { set in
             let vocabulary = Vocabulary(set)
-            let matcher = strategy.make(set, vocabulary)
+            // Built-in strategies cannot fail to build.
+            let matcher = try! strategy.make(set, vocabulary)
             return { event in
                 var columns = EventColumns(vocabulary: vocabulary)
                 columns.append(event)

@@ -4,7 +4,7 @@ import CRE2
 /// decided by RE2 in time linear in the text, so no pattern can stall matching.
 public final class CompiledRegex: @unchecked Sendable {
     // RE2 objects are immutable after compilation and safe to match from many threads at once.
-    private let handle: OpaquePointer
+    package let handle: OpaquePointer
     public let pattern: String
 
     /// Compiles `pattern` in RE2 syntax; throws RE2's reason when it cannot (a syntax error, or a

@@ -1,0 +1,127 @@
+import CRE2
+import CTriggerBenchPlugin
+import TriggerKit
+
+/// A plugin's matcher behind the `Matcher` protocol: timed, counted and checked like a built-in one.
+/// It runs in this process, so a plugin that crashes ends the run (the run says which plugin it loaded).
+public final class PluginMatcher: Matcher, @unchecked Sendable {
+    public static let strategyName = "plugin"
+
+    public let triggerSet: TriggerSet
+    public let library: PluginLibrary
+    private let corpus: FlatCorpus
+    /// The plugin's matcher; immutable once built, as the ABI requires of `match`.
+    private let handle: UnsafeMutableRawPointer
+    private let hostTable: UnsafeMutablePointer<tb_host>
+    private let corpusTable: UnsafeMutablePointer<tb_corpus>
+    private let vocabularyTable: UnsafeMutablePointer<tb_vocabulary>
+
+    init(_ library: PluginLibrary, set: TriggerSet, vocabulary: Vocabulary, json: [UInt8]) throws {
+        self.library = library
+        triggerSet = set
+        corpus = FlatCorpus(set: set, vocabulary: vocabulary, json: json)
+        // The tables the plugin was given must stay at one address until `destroy`.
+        hostTable = .allocate(capacity: 1)
+        hostTable.initialize(to: tb_host(regex_search: { compiled, bytes, length in
+            trigger_bench_regex_search(OpaquePointer(compiled), bytes, length)
+        }))
+        corpusTable = .allocate(capacity: 1)
+        corpusTable.initialize(to: corpus.corpus)
+        vocabularyTable = .allocate(capacity: 1)
+        vocabularyTable.initialize(to: corpus.vocabulary)
+        var error = [CChar](repeating: 0, count: 512)
+        guard let made = library.table.create(corpusTable, vocabularyTable, hostTable, &error, error.count) else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            hostTable.deallocate()
+            corpusTable.deallocate()
+            vocabularyTable.deallocate()
+            throw InputError(file: library.path, path: "create", reason: "plugin \(library.name) could not build its matcher: \(PrintableText.escaped(reason.isEmpty ? "no reason given" : reason))")
+        }
+        handle = made
+    }
+
+    deinit {
+        library.table.destroy(handle)
+        hostTable.deallocate()
+        corpusTable.deallocate()
+        vocabularyTable.deallocate()
+    }
+
+    public func makeScratch(for events: EventColumns) -> MatchScratch {
+        let scratch = MatchScratch(triggerCount: triggerSet.triggers.count)
+        let state = PluginScratch(events: events, triggerCount: triggerSet.triggers.count)
+        if let create = library.table.create_scratch {
+            state.pointee.pluginScratch = create(handle, state.eventsPointer)
+        }
+        let destroy = library.table.destroy_scratch
+        scratch.attach(state.raw) { raw in
+            let state = PluginScratch(raw: raw)
+            if let p = state.pointee.pluginScratch { destroy?(p) }
+            state.free()
+        }
+        return scratch
+    }
+
+    /// Indices outside the corpus the plugin returned through `scratch` (dropped), and the first of them.
+    public static func invalidResults(in scratch: MatchScratch) -> (count: Int, first: Int32) {
+        guard let raw = scratch.attachment else { return (0, 0) }
+        let state = PluginScratch(raw: raw).state.pointee
+        return (state.invalidResults, state.firstInvalidResult)
+    }
+
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        let state = PluginScratch(raw: scratch.attachment!)
+        state.point(at: events)
+        scratch.begin()
+        var candidates: Int64 = 0
+        let out = state.state.pointee.out
+        let n = library.table.match(handle, state.state.pointee.pluginScratch, state.eventsPointer, Int64(i), out, &candidates)
+        scratch.candidates &+= Int(truncatingIfNeeded: candidates)
+        state.collect(n, from: out, into: scratch)
+    }
+}
+
+extension PluginMatcher: BatchMatching {
+    func matchBatch(_ range: Range<Int>, in events: EventView, scratch: MatchScratch, into checksum: inout MatchChecksum) {
+        guard let batch = library.table.match_batch else {
+            for i in range {
+                match(i, in: events, scratch: scratch)
+                checksum.add(matchesOf: i, in: scratch)
+            }
+            return
+        }
+        let state = PluginScratch(raw: scratch.attachment!)
+        state.point(at: events)
+        let out = state.state.pointee.batchOut, ends = state.state.pointee.ends
+        let capacity = state.state.pointee.batchCapacity
+        var first = range.lowerBound
+        var candidates: Int64 = 0
+        while first < range.upperBound {
+            let count = min(range.upperBound - first, PluginScratchState.batchEvents)
+            let done = Int(batch(handle, state.state.pointee.pluginScratch, state.eventsPointer, Int64(first), Int64(count), out,
+                                 Int64(capacity), ends, &candidates))
+            guard done >= 1, done <= count else {
+                // The ABI requires progress: count the fault and match this event alone.
+                state.noteInvalid(Int32(clamping: done))
+                match(first, in: events, scratch: scratch)
+                checksum.add(matchesOf: first, in: scratch)
+                first += 1
+                continue
+            }
+            var start = 0
+            for k in 0..<done {
+                let end = Int(ends[k])
+                scratch.begin()
+                if end >= start, end <= capacity {
+                    state.collect(Int32(end - start), from: out + start, into: scratch)
+                    start = end
+                } else {
+                    state.noteInvalid(Int32(clamping: end))
+                }
+                checksum.add(matchesOf: first + k, in: scratch)
+            }
+            first += done
+        }
+        scratch.candidates &+= Int(truncatingIfNeeded: candidates)
+    }
+}

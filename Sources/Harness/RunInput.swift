@@ -1,0 +1,52 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// What a run replays: a workload generated from its spec, or the user's corpus and event log.
+public struct RunInput {
+    public let set: TriggerSet
+    public let vocabulary: Vocabulary
+    public let events: EventColumns
+    /// The corpus as JSON text (plugins are given it).
+    public let corpusJSON: [UInt8]
+    public let workload: RunReport.Workload
+
+    static func load(_ configuration: RunConfiguration, progress: ProgressLine) throws -> RunInput {
+        try load(workload: configuration.workload, files: configuration.data, progress: progress)
+    }
+
+    /// The user's files when given, else the workload generated from `spec`.
+    public static func load(workload spec: WorkloadSpec, files: DataFiles?, progress: ProgressLine = ProgressLine(enabled: false)) throws -> RunInput {
+        if let files { return try load(files, progress: progress) }
+        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
+        progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
+        let json = WorkloadGenerator.corpusJSON(spec)
+        let set = try CorpusDecoder.decode(json)
+        let vocabulary = Vocabulary(set)
+        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary) { n in
+            progress.update("generating events", n, spec.events)
+        }
+        progress.note("")
+        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: Array((json.serialized + "\n").utf8),
+                        workload: .init(spec, events: events.count))
+    }
+
+    static func load(_ files: DataFiles, progress: ProgressLine) throws -> RunInput {
+        progress.note("loading \(files.corpusPath)")
+        let corpus = try LoadedCorpus(path: files.corpusPath)
+        progress.note("loading \(files.eventLogPath)")
+        let log = try LoadedEventLog.load(
+            path: files.eventLogPath, vocabulary: corpus.vocabulary, categories: corpus.set.actionCategories,
+            lineLimit: files.lineLimit, strict: files.strict) { lines in
+            progress.update("reading events", lines, files.lineLimit ?? 0)
+        }
+        progress.note("")
+        if log.invalidLines > 0 {
+            progress.note("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
+        }
+        let data = RunReport.DataFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
+        let name = "files:" + (files.corpusPath as NSString).lastPathComponent
+        return RunInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: corpus.json,
+                        workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
+    }
+}
