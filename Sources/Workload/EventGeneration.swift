@@ -71,7 +71,13 @@ extension WorkloadGenerator {
                         switch sample(values, &rng, time: time) {
                         case .int(let i): bits = (.int, UInt64(bitPattern: i))
                         case .double(let d): bits = (.double, d.bitPattern)
-                        case .string(let s): bits = (.string, UInt64(stringID(s, &columns)))
+                        case .string(let s):
+                            // No draw at all when the share is 0: existing workloads keep their exact streams.
+                            if spec.freshStringShare > 0, rng.chance(spec.freshStringShare) {
+                                bits = (.string, UInt64(columns.intern(freshString(s, event: e, field: f))))
+                            } else {
+                                bits = (.string, UInt64(stringID(s, &columns)))
+                            }
                         case .bool(let b): bits = (.bool, b ? 1 : 0)
                         case .date(let d): bits = (.date, d.bitPattern)
                         case .null: bits = (.null, 0)
@@ -89,6 +95,12 @@ extension WorkloadGenerator {
             }
         }
         return columns
+    }
+
+    /// A string no corpus constant or other event value equals (the event and field make it unique),
+    /// built on a drawn value so that regexes written for that field still match some of them.
+    static func freshString(_ base: String, event: Int, field: Int) -> String {
+        base + "~" + String(event, radix: 36) + "." + String(field, radix: 36)
     }
 
     /// Event `i` of `columns` as one JSONL line, keys in a fixed order (deterministic bytes).

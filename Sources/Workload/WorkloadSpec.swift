@@ -16,11 +16,15 @@ public struct WorkloadSpec: Sendable, Equatable {
     public var regexShare = 0.05
     public var kinds: [String: Double] = ["custom_event": 0.85, "purchase": 0.10, "session_start": 0.03, "push_click": 0.02]
     public var crowdedTriggers = 0
+    /// Share of string property values drawn fresh: strings no corpus constant and no other event
+    /// holds (search terms, URLs, user input), so interning and the regex memo cannot help.
+    public var freshStringShare = 0.0
 
     public init() {}
 
     static let keys: Set<String> = ["format", "name", "seed", "events", "triggers", "event_names", "zipf",
-                                    "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded"]
+                                    "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded",
+                                    "fresh_string_share"]
 
     /// Decodes a spec; any key may be omitted, an unknown key is an error.
     public static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
@@ -66,6 +70,7 @@ public struct WorkloadSpec: Sendable, Equatable {
             case "properties_per_event": spec.propertiesPerEvent = try range(v, key, max: WorkloadGenerator.schema.count)
             case "filters_per_trigger": spec.filtersPerTrigger = try range(v, key, max: 64)
             case "regex_share": spec.regexShare = try share(v, key)
+            case "fresh_string_share": spec.freshStringShare = try share(v, key)
             case "kinds":
                 guard case .object(let ks) = v else { throw fail(key, "expected an object of kind shares") }
                 var kinds: [String: Double] = [:]

@@ -32,7 +32,8 @@ public struct IndexedMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        MatchScratch(triggerCount: triggerSet.triggers.count, memoSlots: regexes.count, memoStride: events.symbols.count)
+        MatchScratch(triggerCount: triggerSet.triggers.count, memoSlots: regexes.count,
+                     memoStride: MatchScratch.memoStride(regexes: regexes.count, for: events))
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {

@@ -55,6 +55,19 @@ public final class MatchScratch {
         listedCount &+= 1
     }
 
+    /// Bytes one scratch's regex memo may take. Events with millions of distinct strings (search terms,
+    /// URLs) would otherwise need a memo of regexes × strings; strings past the budget are searched each time.
+    public static let memoBudget = 32 << 20
+
+    /// The memo's stride for `regexes` memoised regexes over `events`: every string of the events when
+    /// that fits `memoBudget`, else the first ones (never fewer than the corpus's, whose ids also index
+    /// the per-event property slots).
+    public static func memoStride(regexes: Int, for events: EventColumns) -> Int {
+        let strings = events.symbols.count
+        guard regexes > 0, regexes * strings > memoBudget else { return strings }
+        return max(Int(events.corpusSymbolCount), memoBudget / regexes)
+    }
+
     public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0) {
         self.triggerCount = triggerCount
         self.listCapacity = max(listCapacity, 1)

@@ -181,8 +181,9 @@ public final class PredicateProgram: Sendable {
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
 
-    /// A scratch whose regex memo covers every string of `events`.
+    /// A scratch whose regex memo covers the strings of `events` within `MatchScratch.memoBudget`.
     public func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0) -> MatchScratch {
-        MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: events.symbols.count, listCapacity: listCapacity)
+        MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: MatchScratch.memoStride(regexes: regexes.count, for: events),
+                     listCapacity: listCapacity)
     }
 }
