@@ -20,6 +20,7 @@ final class DifferentialTests: XCTestCase {
         spec.regexShare = rng.unit() * 0.3
         spec.kinds = ["custom_event": 0.6, "purchase": 0.2, "session_start": 0.1, "push_click": 0.1]
         spec.crowdedTriggers = rng.chance(0.3) ? rng.between(32, 300) : 0
+        spec.freshStringShare = rng.chance(0.3) ? rng.unit() : 0
         return spec
     }
 
@@ -34,7 +35,7 @@ final class DifferentialTests: XCTestCase {
         // Plus the predicate index built over every bucket of 4 or more conditions: with the default
         // threshold most of these small corpora would never reach the index.
         let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)"]
-        let matchers = strategies.map { try $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
+        let matchers = try strategies.map { try $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
         let scratches = matchers.map { $0.makeScratch(for: events) }
         return events.withView { view -> String? in
             for i in 0..<view.count {

@@ -106,7 +106,7 @@ final class GateTests: XCTestCase {
 
 final class BuildTimingTests: XCTestCase {
     func testEveryStrategyIsBuiltAndTimedAndAnUnknownOneIsRefused() throws {
-        let spec = try WorkloadSpec.load("tiny")
+        let spec = try WorkloadGenerator.corpus(WorkloadSpec.load("tiny"))
         let rows = try BuildTiming.measure(spec, strategies: ["compiled", "floor"], builds: 5, warmup: 1)
         XCTAssertEqual(rows.map(\.strategy), ["compiled", "floor"])
         for r in rows {
@@ -121,7 +121,7 @@ final class BuildTimingTests: XCTestCase {
 
     /// `--pause-ms`: each timed build follows a sleep, and the sleep is not part of the build's time.
     func testPausesComeBeforeEachBuildAndAreNotTimed() throws {
-        let spec = try WorkloadSpec.load("tiny")
+        let spec = try WorkloadGenerator.corpus(WorkloadSpec.load("tiny"))
         let start = Date()
         let rows = try BuildTiming.measure(spec, strategies: ["floor"], builds: 4, warmup: 0, pauseMs: 25)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(start), 0.1)

@@ -1,0 +1,101 @@
+import Foundation
+@testable import Harness
+import TriggerKit
+import Workload
+import XCTest
+
+/// Matcher plugins: the example agrees with reference everywhere; wrong ones are caught, not trusted.
+final class PluginTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Builds the plugin in `directory` (relative to the repository) with scripts/build-plugin.
+    static func build(_ directory: String) throws -> PluginLibrary {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-\(UUID().uuidString).so").path
+        let path = try Subprocess.run(repository.appendingPathComponent("scripts/build-plugin").path,
+                                      [repository.appendingPathComponent(directory).path, out], what: "scripts/build-plugin")
+        return try PluginLibrary(path: path.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func configuration(_ spec: WorkloadSpec, _ plugin: PluginLibrary) -> RunConfiguration {
+        var c = RunConfiguration(workload: spec)
+        c.strategies = ["reference", "compiled"]
+        c.plugins = [plugin]
+        c.repetitions = 1
+        c.warmupEvents = 500
+        c.allocationEvents = 500
+        c.referenceEvents = 2000
+        c.latencyEvents = 0
+        return c
+    }
+
+    func testTheExamplePluginAgreesWithReferenceOnEveryConformanceCase() throws {
+        let plugin = try Self.build("Examples/Plugins/linear-scan")
+        XCTAssertEqual(plugin.name, "linear-scan")
+        for directory in try Conformance.cases(in: Self.repository.appendingPathComponent("Corpora/conformance").path) {
+            let result = try Conformance.check(case: directory) { plugin.strategy(corpusJSON: $0.json) }
+            XCTAssertEqual(result.disagreements.map(\.description), [], result.name)
+            XCTAssertEqual(result.invalidResults, 0, result.name)
+            XCTAssertGreaterThan(result.events, 0, result.name)
+        }
+    }
+
+    func testTheExamplePluginMatchesLikeCompiledOnGeneratedWorkloadsWithAndWithoutPublication() throws {
+        let plugin = try Self.build("Examples/Plugins/linear-scan")
+        var spec = try WorkloadSpec.load("tiny")
+        spec.events = 6000
+        spec.freshStringShare = 0.4
+        var c = configuration(spec, plugin)
+        c.threads = [1, 2]
+        c.publications = [.none, .lockFree]
+        c.publishEveryMs = 5
+        let report = try Runner(c).run()
+        let rows = report.results.filter { $0.strategy == "plugin:linear-scan" }
+        XCTAssertEqual(rows.count, 4)
+        let compiled = try XCTUnwrap(report.results.first { $0.strategy == "compiled" })
+        for row in rows {
+            XCTAssertEqual(row.checksum, compiled.checksum)
+            XCTAssertEqual(row.allocationsPerEvent, 0)
+        }
+        for seed in 1...20 as ClosedRange<UInt64> {
+            var random = DeterministicRandom(seed: seed)
+            var s = spec
+            s.seed = seed
+            s.events = 400
+            s.triggers = random.between(1, 200)
+            s.regexShare = random.unit() * 0.4
+            s.crowdedTriggers = random.chance(0.3) ? random.between(32, 300) : 0
+            var small = configuration(s, plugin)
+            small.referenceEvents = 400
+            XCTAssertNoThrow(try Runner(small).run(), "seed \(seed)")
+        }
+    }
+
+    func testAWrongPluginFailsTheRunAndConformanceNamesTheCase() throws {
+        var spec = try WorkloadSpec.load("tiny")
+        spec.events = 3000
+        for directory in ["Tests/Plugins/first-trigger", "Tests/Plugins/out-of-range"] {
+            let plugin = try Self.build(directory)
+            XCTAssertThrowsError(try Runner(configuration(spec, plugin)).run(), directory) { error in
+                XCTAssertTrue(error is ChecksumMismatch, "\(error)")
+            }
+            let result = try Conformance.check(case: Self.repository.appendingPathComponent("Corpora/conformance/cnf-and-windows").path) {
+                plugin.strategy(corpusJSON: $0.json)
+            }
+            XCTAssertFalse(result.disagreements.isEmpty, directory)
+        }
+    }
+
+    func testLoadingRefusesFilesThatAreNotPluginsWithOneLine() throws {
+        let text = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-plugin-\(UUID().uuidString).so")
+        try "hello".write(to: text, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: text) }
+        for (path, expected) in [("/nonexistent/x.so", "no such plugin file"), (text.path, "cannot load"), ("/usr/lib/x86_64-linux-gnu/libm.so.6", "exports no trigger_bench_plugin")] {
+            guard path.hasPrefix("/usr") == false || FileManager.default.fileExists(atPath: path) else { continue }
+            XCTAssertThrowsError(try PluginLibrary(path: path)) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.contains(expected), message)
+                XCTAssertFalse(message.contains("\n"), message)
+            }
+        }
+    }
+}
