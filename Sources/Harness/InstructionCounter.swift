@@ -65,7 +65,7 @@ public enum InstructionCounter {
         var counts: [Count] = []
         for (k, strategy) in strategies.enumerated() {
             progress("callgrind \(k + 1)/\(strategies.count): \(strategy)")
-            let n = strategy == ReferenceStrategy.strategyName ? min(referenceEvents, events) : events
+            let n = strategy == ReferenceMatcher.strategyName ? min(referenceEvents, events) : events
             let out = work.appendingPathComponent("callgrind.\(strategy).out").path
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
                         binary, "instructions", "--child", strategy, "--events", String(n)] + input

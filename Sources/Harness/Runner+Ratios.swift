@@ -10,7 +10,7 @@ extension Runner {
                 all.first { $0.strategy == name && $0.threads == r.threads && $0.publication == r.publication }
                     ?? all.first { $0.strategy == name }
             }
-            if let ref = peer(ReferenceStrategy.strategyName) {
+            if let ref = peer(ReferenceMatcher.strategyName) {
                 results[k].speedupVsReference = ratio(ref, r)
                 results[k].speedupVsReferenceCi95 = Bootstrap.interval(pairedRatios(ref, r), statistic: MannWhitney.median)
             }

@@ -35,7 +35,7 @@ public final class Runner {
             let buildSeconds = Clock.seconds(since: buildStart)
             let matcherBytes = AllocatorStats.threadNetBytes() - heldBefore
             afterBuild[name] = AllocatorStats.gauges()
-            let count = name == ReferenceStrategy.strategyName ? referenceEvents : events.count
+            let count = name == ReferenceMatcher.strategyName ? referenceEvents : events.count
             let scratchBefore = AllocatorStats.threadNetBytes()
             let latencyScratch = matcher.makeScratch(for: events)
             let scratchBytes = AllocatorStats.threadNetBytes() - scratchBefore
@@ -259,12 +259,12 @@ public final class Runner {
     /// `reference`, and over the full run against each other (every thread count and publication).
     func verify(_ results: [StrategyResult], prefixChecksums: [String: MatchChecksum], referenceEvents: Int) throws {
         let evaluating = prefixChecksums.filter { $0.key != FloorMatcher.strategyName }
-        if let oracle = evaluating[ReferenceStrategy.strategyName] {
+        if let oracle = evaluating[ReferenceMatcher.strategyName] {
             for (name, sum) in evaluating where sum != oracle {
                 throw ChecksumMismatch(description: "strategy \(name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); run the differential tests to find the event")
             }
         }
-        let full = results.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }
+        let full = results.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }
         if let first = full.first, let other = full.first(where: { $0.checksum != first.checksum || $0.matches != first.matches }) {
             throw ChecksumMismatch(description: "\(other.strategy) (\(other.publication.rawValue), \(other.threads) threads) checksum \(other.checksum) ≠ \(first.strategy) (\(first.publication.rawValue), \(first.threads) threads) \(first.checksum)")
         }

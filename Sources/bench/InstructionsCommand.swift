@@ -66,7 +66,7 @@ struct InstructionsCommand: ParsableCommand {
             }
             try mergedFile.commit(with: report.json())
         }
-        let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceStrategy.strategyName }.map(\.checksum))
+        let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }.map(\.checksum))
         for c in counts {
             try TextOutput.printLine("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.prefix(8)))")
         }

@@ -72,7 +72,7 @@ let benchmarks: @Sendable () -> Void = {
     for strategy in StrategyRegistry.all {
         // reference is the slow oracle: fewer events per iteration.
         var config = configuration
-        if strategy.name == ReferenceStrategy.strategyName { config.scalingFactor = .one }
+        if strategy.name == ReferenceMatcher.strategyName { config.scalingFactor = .one }
         Benchmark("match-\(strategy.name)", configuration: config) { benchmark in
             let matcher = try strategy.make(fixture.set, fixture.vocabulary)
             replay(matcher, benchmark, fixture)
@@ -81,7 +81,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Building a matcher from the set: what a writer pays per publication (its CPU comes out of the
     // readers' when they share cores). One build per iteration; its malloc count is held exactly.
-    for strategy in StrategyRegistry.all where strategy.name != ReferenceStrategy.strategyName {
+    for strategy in StrategyRegistry.all where strategy.name != ReferenceMatcher.strategyName {
         var config = configuration
         config.scalingFactor = .one
         Benchmark("build-\(strategy.name)", configuration: config) { benchmark in

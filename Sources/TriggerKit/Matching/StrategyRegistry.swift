@@ -15,9 +15,9 @@ public enum StrategyRegistry {
     }
 
     public static let all: [Strategy] = [
-        Strategy(name: ReferenceStrategy.strategyName,
+        Strategy(name: ReferenceMatcher.strategyName,
                  summary: "the oracle: linear scan, string compares, filters interpreted over a [String: Value] dictionary",
-                 make: { ReferenceStrategy($0, vocabulary: $1) }),
+                 make: { ReferenceMatcher($0, vocabulary: $1) }),
         Strategy(name: IndexedMatcher.strategyName,
                  summary: "interned ids, triggers bucketed by (kind, name/product/campaign id); filters interpreted",
                  make: { IndexedMatcher($0, vocabulary: $1) }),

@@ -1,0 +1,31 @@
+import Foundation
+import TriggerKit
+
+/// A corpus file read, validated and fingerprinted.
+public struct LoadedCorpus: Sendable {
+    public let set: TriggerSet
+    public let vocabulary: Vocabulary
+    /// The file's bytes: plugins are given the corpus as JSON text.
+    public let json: [UInt8]
+    public let sha256: String
+
+    public init(path: String) throws {
+        let bytes = try InputFile.read(path, limit: CorpusDecoder.maxFileBytes)
+        do {
+            set = try CorpusDecoder.decode(bytes: bytes)
+        } catch let error as InputError {
+            throw error.inFile(path)
+        }
+        vocabulary = Vocabulary(set)
+        json = bytes
+        sha256 = SHA256.hex(of: bytes)
+    }
+
+    /// A generated corpus: its JSON text is what `bench generate` would write.
+    public init(set: TriggerSet, json: [UInt8]) {
+        self.set = set
+        vocabulary = Vocabulary(set)
+        self.json = json
+        sha256 = SHA256.hex(of: json)
+    }
+}
