@@ -4,9 +4,14 @@ import Synchronization
 /// Progress on a terminal (stderr), silent when stderr is not one.
 public final class ProgressLine: Sendable {
     let enabled: Bool
+    /// Put before every label (a sweep's point).
+    let prefix: String
     private let lastDraw = Atomic<UInt64>(0)
 
-    public init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
+    public init(enabled: Bool, prefix: String? = nil) {
+        self.enabled = enabled && isatty(2) != 0
+        self.prefix = prefix.map { $0 + " · " } ?? ""
+    }
 
     /// Redraws `label: done/total` at most every 200 ms.
     public func update(_ label: String, _ done: Int, _ total: Int) {
@@ -16,7 +21,7 @@ public final class ProgressLine: Sendable {
         guard now &- lastDraw.load(ordering: .relaxed) > 200_000_000 else { return }
         lastDraw.store(now, ordering: .relaxed)
         let pct = total > 0 ? min(100, done * 100 / total) : 0
-        TextOutput.standardErrorRaw("\r\u{1B}[K\(label): \(done)/\(total) events (\(pct)%)")
+        TextOutput.standardErrorRaw("\r\u{1B}[K\(prefix)\(label): \(done)/\(total) events (\(pct)%)")
     }
 
     /// Prints a line (or clears the progress line when `text` is empty).

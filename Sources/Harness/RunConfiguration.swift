@@ -32,6 +32,8 @@ public struct RunConfiguration: Sendable {
     /// A free-form name recorded with the results (`--label`).
     public var label: String?
     public var showProgress = false
+    /// Put before the progress line's label (a sweep's point).
+    public var progressPrefix: String?
 
     public init(workload: WorkloadSpec) { self.workload = workload }
 

@@ -10,7 +10,7 @@ public final class Runner {
 
     public init(_ configuration: RunConfiguration) {
         self.configuration = configuration
-        progress = ProgressLine(enabled: configuration.showProgress)
+        progress = ProgressLine(enabled: configuration.showProgress, prefix: configuration.progressPrefix)
     }
 
     public func run() throws -> RunReport {

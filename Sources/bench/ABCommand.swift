@@ -53,7 +53,7 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
-        let names = try RunCommand.parseStrategies(strategies)
+        let names = try RunOptions.parseStrategies(strategies)
         guard names.contains(baseline) else { throw ValidationError("--strategies must include the baseline \(baseline)") }
         let progress = ProgressLine(enabled: true)
         let comparison: BuildComparison

@@ -46,7 +46,7 @@ struct BuildsCommand: ParsableCommand {
             set = try WorkloadGenerator.corpus(spec)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
-        let rows = try BuildTiming.measure(set, strategies: RunCommand.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
+        let rows = try BuildTiming.measure(set, strategies: RunOptions.parseStrategies(strategies), builds: builds, pauseMs: pauseMs)
         try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(builds) timed builds per strategy after 10 untimed"
               + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/build   KB/build")

@@ -51,7 +51,7 @@ struct InstructionsCommand: ParsableCommand {
         if let events { spec.events = events }
         // The events the children replay: a log's valid lines are known only once it is read.
         let replayed = input.eventLog == nil ? spec.events : try RunInput.load(workload: spec, files: input.files(lines: events)).events.count
-        let names = try RunCommand.parseStrategies(strategies)
+        let names = try RunOptions.parseStrategies(strategies)
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))

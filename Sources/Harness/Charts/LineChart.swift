@@ -1,0 +1,109 @@
+import Foundation
+
+/// A small SVG line chart with log axes (or a categorical x axis), drawn without scripts so a file
+/// or an HTML page shows it as is. Axes and text use `currentColor`, so a page's light or dark
+/// theme colours them; a standalone file gets a white background.
+struct LineChart {
+    struct Series {
+        var name: String
+        var color: String
+        var points: [(x: Double, y: Double)]
+    }
+
+    var title: String
+    var xLabel: String
+    var yLabel: String
+    var series: [Series]
+    /// Category names for x = 0, 1, 2, …; nil for a log-scaled numeric x axis.
+    var categories: [String]?
+    var width = 760.0
+    var plotHeight = 300.0
+
+    func svg(standalone: Bool) -> String {
+        let left = 70.0, top = 40.0, right = 20.0
+        let legendTop = top + plotHeight + 48
+        let height = legendTop + Double(series.count) * 18 + 12
+        let plotWidth = width - left - right
+        let all = series.flatMap(\.points).filter { $0.y > 0 && (categories != nil || $0.x > 0) }
+        guard !all.isEmpty else {
+            return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"60\"><text x=\"10\" y=\"30\" fill=\"currentColor\">\(Self.escape(title)): no positive values to draw</text></svg>\n"
+        }
+        let yLo = floor(log10(all.map(\.y).min()!)), yHi = max(ceil(log10(all.map(\.y).max()!)), yLo + 1)
+        func y(_ v: Double) -> Double { top + plotHeight - (log10(v) - yLo) / (yHi - yLo) * plotHeight }
+        let xLo: Double, xHi: Double
+        if let categories {
+            xLo = 0
+            xHi = Double(max(categories.count - 1, 1))
+        } else {
+            xLo = log10(all.map(\.x).min()!)
+            xHi = max(log10(all.map(\.x).max()!), xLo + 1e-9)
+        }
+        func x(_ v: Double) -> Double {
+            let t = categories == nil ? (log10(v) - xLo) / (xHi - xLo) : (v - xLo) / (xHi - xLo)
+            return left + (xHi == xLo ? 0.5 : t) * plotWidth
+        }
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\"\(standalone ? " color=\"black\"" : "")>\n"
+        if standalone { s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" }
+        s += "<text x=\"\(left)\" y=\"20\" font-size=\"14\" font-weight=\"bold\" fill=\"currentColor\">\(Self.escape(title))</text>\n"
+        var decade = yLo
+        while decade <= yHi {
+            let gy = y(pow(10, decade))
+            s += "<line x1=\"\(left)\" y1=\"\(gy)\" x2=\"\(left + plotWidth)\" y2=\"\(gy)\" stroke=\"currentColor\" stroke-opacity=\"0.15\"/>\n"
+            s += "<text x=\"\(left - 6)\" y=\"\(gy + 4)\" text-anchor=\"end\" fill=\"currentColor\">\(Self.number(pow(10, decade)))</text>\n"
+            decade += 1
+        }
+        s += "<text transform=\"translate(14 \(top + plotHeight / 2)) rotate(-90)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(yLabel))</text>\n"
+        let ticks: [(Double, String)]
+        if let categories {
+            ticks = categories.enumerated().map { (Double($0.offset), $0.element) }
+        } else {
+            ticks = Array(Set(all.map(\.x))).sorted().map { ($0, Self.number($0)) }
+        }
+        // Skip tick labels that would overlap the previous one.
+        var lastLabelEnd = -Double.infinity
+        for (value, label) in ticks {
+            let tx = x(value)
+            s += "<line x1=\"\(tx)\" y1=\"\(top)\" x2=\"\(tx)\" y2=\"\(top + plotHeight)\" stroke=\"currentColor\" stroke-opacity=\"0.08\"/>\n"
+            let halfWidth = Double(label.count) * 3.5
+            if tx - halfWidth > lastLabelEnd + 4 {
+                s += "<text x=\"\(tx)\" y=\"\(top + plotHeight + 16)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(label))</text>\n"
+                lastLabelEnd = tx + halfWidth
+            }
+        }
+        s += "<text x=\"\(left + plotWidth / 2)\" y=\"\(top + plotHeight + 36)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(xLabel))</text>\n"
+        s += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n"
+        for (k, line) in series.enumerated() {
+            let points = line.points.filter { $0.y > 0 && (categories != nil || $0.x > 0) }.sorted { $0.x < $1.x }
+            let path = points.map { "\(x($0.x)),\(y($0.y))" }.joined(separator: " ")
+            if points.count > 1 { s += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"/>\n" }
+            for p in points { s += "<circle cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"3\" fill=\"\(line.color)\"/>\n" }
+            let ly = legendTop + Double(k) * 18
+            s += "<line x1=\"\(left)\" y1=\"\(ly - 4)\" x2=\"\(left + 24)\" y2=\"\(ly - 4)\" stroke=\"\(line.color)\" stroke-width=\"3\"/>\n"
+            s += "<text x=\"\(left + 32)\" y=\"\(ly)\" fill=\"currentColor\">\(Self.escape(line.name))</text>\n"
+        }
+        return s + "</svg>\n"
+    }
+
+    static func escape(_ s: String) -> String {
+        PrintableText.escaped(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// 0.001 … 950 … 12k … 3.4M: short tick labels.
+    static func number(_ v: Double) -> String {
+        switch v {
+        case 1e6...: return String(format: v.truncatingRemainder(dividingBy: 1e6) == 0 ? "%.0fM" : "%.1fM", v / 1e6)
+        case 1e4...: return String(format: v.truncatingRemainder(dividingBy: 1e3) == 0 ? "%.0fk" : "%.1fk", v / 1e3)
+        case 1...: return v == v.rounded() ? String(Int(v)) : String(format: "%.3g", v)
+        default: return String(format: "%.3g", v)
+        }
+    }
+
+    /// Colours per strategy (the same in every chart); plugins and other rows cycle through the rest.
+    static func color(_ row: String, index: Int) -> String {
+        let known = ["reference": "#c0392b", "indexed": "#e67e22", "compiled": "#2980b9", "predicate-index": "#27ae60", "floor": "#7f8c8d"]
+        let strategy = String(row.prefix { $0 != " " })
+        let others = ["#8e44ad", "#16a085", "#d35400", "#2c3e50", "#c2185b", "#7cb342"]
+        return known[strategy] ?? others[index % others.count]
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// `bench sweep` (docs/harness.md, "Sweeps"): one full run per point of a grid of workload-spec values,
+/// each generated from the same seed, and how each strategy's cost grows with each varied key.
+public struct Sweep: Codable, Sendable {
+    public static let schemaName = "trigger-bench-sweep/1"
+
+    /// One varied key and the values it takes, as given (`1000`, `0.25`, `1:4`).
+    public struct Axis: Codable, Sendable, Equatable {
+        public var key: String
+        public var values: [String]
+
+        public init(key: String, values: [String]) {
+            self.key = key
+            self.values = values
+        }
+
+        /// The number a value stands for on a log axis: itself, or a range's midpoint.
+        public static func magnitude(_ value: String) -> Double? {
+            let bounds = value.split(separator: ":")
+            if bounds.count == 2, let lo = Double(bounds[0]), let hi = Double(bounds[1]) { return (lo + hi) / 2 }
+            return Double(value)
+        }
+    }
+
+    public struct Point: Codable, Sendable {
+        /// Each varied key's value at this point.
+        public var values: [String: String]
+        public var results: RunReport
+    }
+
+    /// The least-squares fit of log(mean ns/event) on log(value) of every varied key together.
+    public struct Fit: Codable, Sendable, Equatable {
+        public var exponent: Double
+        /// Of the whole regression (all varied keys).
+        public var r2: Double
+        /// Points with a positive value of every key, which the fit used.
+        public var points: Int
+    }
+
+    public var schema = Sweep.schemaName
+    public var workload: String
+    public var axes: [Axis]
+    public var points: [Point]
+    /// `fits[key][row]`: row is the strategy, with publication and threads when not `none ×1`.
+    public var fits: [String: [String: Fit]]
+
+    /// The grid, first axis slowest: every combination of the axes' values.
+    public static func grid(_ axes: [Axis]) -> [[String: String]] {
+        axes.reduce([[:]]) { partial, axis in
+            partial.flatMap { point in axis.values.map { var p = point; p[axis.key] = $0; return p } }
+        }
+    }
+
+    /// Runs every point. `configure` turns a point's spec into the run's configuration (the options of
+    /// `bench run`); `progress` is told which point is running.
+    public static func run(base: WorkloadSpec, axes: [Axis], configure: (WorkloadSpec) throws -> RunConfiguration,
+                           progress: (String) -> Void = { _ in }) throws -> Sweep {
+        let grid = grid(axes)
+        // Every point's spec is validated before anything runs: a bad value fails now, not after minutes.
+        let specs = try grid.map { point in try axes.reduce(base) { spec, axis in try spec.setting(axis.key, to: point[axis.key]!) } }
+        var points: [Point] = []
+        for (k, (values, spec)) in zip(grid, specs).enumerated() {
+            let label = "point \(k + 1)/\(grid.count) " + axes.map { "\($0.key)=\(values[$0.key]!)" }.joined(separator: " ")
+            progress(label)
+            var configuration = try configure(spec)
+            configuration.progressPrefix = label
+            points.append(Point(values: values, results: try Runner(configuration).run()))
+        }
+        return Sweep(workload: base.name, axes: axes, points: points, fits: fits(axes, points))
+    }
+
+    /// A row's name in tables, charts and fits.
+    public static func rowName(_ r: StrategyResult) -> String {
+        r.publication == .none && r.threads == 1 ? r.strategy : "\(r.strategy) \(r.publication.rawValue) ×\(r.threads)"
+    }
+
+    /// Row names in the order of the first point's results.
+    public var rows: [String] {
+        var seen: [String] = []
+        for p in points { for r in p.results.results where !seen.contains(Self.rowName(r)) { seen.append(Self.rowName(r)) } }
+        return seen
+    }
+
+    static func fits(_ axes: [Axis], _ points: [Point]) -> [String: [String: Fit]] {
+        var fits: [String: [String: Fit]] = [:]
+        var rows: [String] = []
+        for p in points { for r in p.results.results where !rows.contains(rowName(r)) { rows.append(rowName(r)) } }
+        for row in rows {
+            var xs: [[Double]] = [], ys: [Double] = []
+            for p in points {
+                guard let r = p.results.results.first(where: { rowName($0) == row }), r.nsPerEvent.mean > 0 else { continue }
+                let magnitudes = axes.map { Axis.magnitude(p.values[$0.key]!) ?? 0 }
+                guard magnitudes.allSatisfy({ $0 > 0 }) else { continue }
+                xs.append(magnitudes.map(log))
+                ys.append(log(r.nsPerEvent.mean))
+            }
+            // Only keys that take two or more values among the fitted points can have a slope.
+            let varying = axes.indices.filter { k in Set(xs.map { $0[k] }).count > 1 }
+            guard !varying.isEmpty, let (coefficients, r2) = LeastSquares.fit(xs.map { x in varying.map { x[$0] } }, ys) else { continue }
+            for (j, k) in varying.enumerated() {
+                fits[axes[k].key, default: [:]][row] = Fit(exponent: coefficients[j + 1], r2: r2, points: ys.count)
+            }
+        }
+        return fits
+    }
+
+    public func json() throws -> Data { try RunReport.encoder.encode(self) }
+
+    /// Reads a sweep file, strictly as results files are read.
+    public static func decode(_ bytes: [UInt8], file: String) throws -> Sweep {
+        do {
+            return try RunReport.decoder.decode(Sweep.self, from: Data(bytes))
+        } catch {
+            throw InputError(file: file, path: "", reason: "not a \(schemaName) file: \(error)")
+        }
+    }
+}
+
+/// Ordinary least squares with an intercept, by the normal equations (a handful of columns).
+enum LeastSquares {
+    /// Coefficients `[intercept, b1, …]` and R², or nil when the system is singular or too small.
+    static func fit(_ xs: [[Double]], _ ys: [Double]) -> ([Double], Double)? {
+        let n = ys.count, m = (xs.first?.count ?? 0) + 1
+        guard n > m - 1, m > 1 else { return nil }
+        let rows = xs.map { [1] + $0 }
+        var a = [[Double]](repeating: [Double](repeating: 0, count: m + 1), count: m)
+        for (x, y) in zip(rows, ys) {
+            for i in 0..<m {
+                for j in 0..<m { a[i][j] += x[i] * x[j] }
+                a[i][m] += x[i] * y
+            }
+        }
+        // Gauss–Jordan with partial pivoting.
+        for c in 0..<m {
+            guard let pivot = (c..<m).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[pivot][c]) > 1e-12 else { return nil }
+            a.swapAt(c, pivot)
+            for r in 0..<m where r != c {
+                let f = a[r][c] / a[c][c]
+                for k in c...m { a[r][k] -= f * a[c][k] }
+            }
+        }
+        let b = (0..<m).map { a[$0][m] / a[$0][$0] }
+        let mean = ys.reduce(0, +) / Double(n)
+        var residual = 0.0, total = 0.0
+        for (x, y) in zip(rows, ys) {
+            let predicted = zip(x, b).reduce(0) { $0 + $1.0 * $1.1 }
+            residual += (y - predicted) * (y - predicted)
+            total += (y - mean) * (y - mean)
+        }
+        return (b, total > 0 ? 1 - residual / total : 1)
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+/// The options of `bench run` that say what to measure and how (shared with `bench sweep`).
+struct RunOptions: ParsableArguments {
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h); adds a row plugin:NAME. Repeatable.")
+    var plugins: [String] = []
+
+    @Option(help: "Comma-separated strategies to run.")
+    var strategies = StrategyRegistry.names.joined(separator: ",")
+
+    @Option(parsing: .unconditional, help: "Comma-separated reader thread counts, e.g. 1,2.")
+    var threads = "1"
+
+    @Option(help: "Comma-separated publication modes: none, lock-free, mutex.")
+    var publication = "none"
+
+    @Option(parsing: .unconditional, help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
+    var publishEveryMs: Int?
+
+    @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
+    var prebuiltSets = false
+
+    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
+    var events: Int?
+
+    @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
+    var referenceEvents = 50_000
+
+    @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
+    var batchSize = 1024
+
+    @Option(help: "A name recorded with the results (e.g. the change being measured).")
+    var label: String?
+
+    @Option(parsing: .unconditional, help: "Timed passes per row, interleaved; their means give the confidence intervals and `bench check`'s wall-clock samples.")
+    var repetitions = 3
+
+    @Option(parsing: .unconditional, help: "Events timed one at a time per strategy, for single-event percentiles (0: skip).")
+    var latencyEvents = 100_000
+
+    static func parseStrategies(_ list: String) throws -> [String] {
+        let names = try Limits.list("--strategies", list)
+        for s in names where StrategyRegistry.named(s) == nil {
+            throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
+        }
+        guard !names.isEmpty else { throw ValidationError("--strategies names no strategy") }
+        return names
+    }
+
+    func validate() throws {
+        guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
+        try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
+        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        try Limits.check("--latency-events", latencyEvents, 0...Limits.maxEvents)
+        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
+        if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
+    }
+
+    /// A debug build matches 10–100× slower; without --events it replays this many so that a first
+    /// `swift run bench` answers in seconds, and says so.
+    static let debugEvents = 20_000
+    static let debugReferenceEvents = 1_000
+
+    /// Loads the `--plugin` libraries, saying that each runs in-process.
+    func loadPlugins() throws -> [PluginLibrary] {
+        let loaded = try plugins.map(PluginLibrary.init(path:))
+        for plugin in loaded {
+            TextOutput.standardError("bench: loaded plugin \(plugin.name) \(plugin.version) from \(plugin.path); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect")
+        }
+        if let twice = Dictionary(grouping: loaded, by: \.name).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.key); each row needs its own name")
+        }
+        return loaded
+    }
+
+    /// The run these options describe, on `base` (a sweep's point) or the --workload / --corpus given.
+    func makeConfiguration(spec base: WorkloadSpec? = nil, plugins loaded: [PluginLibrary]? = nil, announce: Bool = true) throws -> RunConfiguration {
+        var spec = try base ?? WorkloadSpec.load(input.workloadName())
+        var referenceEvents = referenceEvents
+        var lines = events
+        if let events {
+            spec.events = events
+        } else if BuildInfo.configuration == "debug", input.eventLog != nil || spec.events > Self.debugEvents {
+            if announce { TextOutput.standardError("bench: debug build: replaying at most \(Self.debugEvents) events (and \(Self.debugReferenceEvents) through reference) so this finishes in seconds; for numbers worth reading run scripts/bench (release), or pass --events") }
+            spec.events = min(spec.events, Self.debugEvents)
+            lines = Self.debugEvents
+            referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
+        }
+        var config = RunConfiguration(workload: spec)
+        config.data = input.files(lines: lines)
+        config.plugins = try loaded ?? loadPlugins()
+        config.strategies = try Self.parseStrategies(strategies)
+        config.threads = try Limits.list("--threads", threads).map {
+            guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
+            return n
+        }
+        config.publications = try Limits.list("--publication", publication).map {
+            guard let p = Publication(rawValue: String($0)) else {
+                throw ValidationError("unknown publication \"\($0)\"; choose from none, lock-free, mutex")
+            }
+            return p
+        }
+        config.publishEveryMs = publishEveryMs
+        config.prebuiltSets = prebuiltSets
+        config.referenceEvents = referenceEvents
+        config.batchSize = batchSize
+        config.showProgress = true
+        config.repetitions = repetitions
+        config.latencyEvents = latencyEvents
+        config.label = label
+        return config
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+@testable import Harness
+import TriggerKit
+import Workload
+import XCTest
+
+final class SweepTests: XCTestCase {
+    func testEverySpecRoundTripsThroughItsJSONAndKeysCanBeVaried() throws {
+        for name in WorkloadSpec.presetNames() {
+            let spec = try WorkloadSpec.load(name)
+            XCTAssertEqual(try WorkloadSpec.decode(Array(spec.json.serialized.utf8), file: name), spec, name)
+        }
+        let base = try WorkloadSpec.load("default")
+        XCTAssertEqual(try base.setting("crowded.triggers", to: "5000").crowdedTriggers, 5000)
+        XCTAssertEqual(try base.setting("filters_per_trigger", to: "1:3").filtersPerTrigger, 1...3)
+        XCTAssertEqual(try base.setting("regex_share", to: "0.25").regexShare, 0.25)
+        XCTAssertEqual(try base.setting("kinds.purchase", to: "0.5").kinds["purchase"], 0.5)
+        XCTAssertEqual(try base.setting("triggers", to: "300").seed, base.seed)
+        for (key, value, expected) in [("trigers", "3", "not a numeric workload key"), ("triggers", "many", "not a number"),
+                                       ("regex_share", "2", "share from 0 to 1"), ("filters_per_trigger", "3:1", "above max"),
+                                       ("name", "1", "not a numeric workload key"), ("crowded.people", "1", "unknown key")] {
+            XCTAssertThrowsError(try base.setting(key, to: value)) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(key)=\(value): \(error)")
+            }
+        }
+    }
+
+    func testLeastSquaresRecoversPowerLaws() throws {
+        let xs = [10.0, 100, 1000, 10000]
+        let (one, r2) = try XCTUnwrap(LeastSquares.fit(xs.map { [log($0)] }, xs.map { log(3 * pow($0, 0.5)) }))
+        XCTAssertEqual(one[1], 0.5, accuracy: 1e-9)
+        XCTAssertEqual(r2, 1, accuracy: 1e-9)
+        var grid: [[Double]] = [], ys: [Double] = []
+        for a in [1.0, 2, 4, 8] { for b in [1.0, 10, 100] { grid.append([log(a), log(b)]); ys.append(log(7 * a * pow(b, 0.25))) } }
+        let (two, _) = try XCTUnwrap(LeastSquares.fit(grid, ys))
+        XCTAssertEqual(two[1], 1, accuracy: 1e-9)
+        XCTAssertEqual(two[2], 0.25, accuracy: 1e-9)
+        XCTAssertNil(LeastSquares.fit([[1], [1]], [2, 3]), "one distinct x has no slope")
+    }
+
+    func testASweepRunsEveryPointChecksItAndFitsTheGrowth() throws {
+        var base = try WorkloadSpec.load("tiny")
+        base.events = 2000
+        base.crowdedTriggers = 0
+        let axes = [Sweep.Axis(key: "triggers", values: ["30", "300"]), Sweep.Axis(key: "filters_per_trigger", values: ["0:1", "2:4"])]
+        let sweep = try Sweep.run(base: base, axes: axes) { spec in
+            var c = RunConfiguration(workload: spec)
+            c.strategies = ["reference", "compiled", "floor"]
+            c.repetitions = 1
+            c.warmupEvents = 200
+            c.allocationEvents = 200
+            c.referenceEvents = 500
+            c.latencyEvents = 0
+            return c
+        }
+        XCTAssertEqual(sweep.points.count, 4)
+        XCTAssertEqual(sweep.points.map { $0.values["triggers"]! }, ["30", "30", "300", "300"])
+        XCTAssertEqual(sweep.points.map { $0.results.workload.triggers }, [30, 30, 300, 300])
+        XCTAssertNotNil(sweep.fits["triggers"]?["compiled"])
+        XCTAssertNotNil(sweep.fits["filters_per_trigger"]?["compiled"])
+        let decoded = try Sweep.decode(Array(sweep.json()), file: "sweep.json")
+        XCTAssertEqual(decoded.fits, sweep.fits)
+        XCTAssertEqual(decoded.axes, axes)
+        XCTAssertTrue(sweep.table().contains("compiled ∝ triggers^"), sweep.table())
+        let svg = sweep.svg()
+        XCTAssertEqual(svg.components(separatedBy: "<svg ").count - 1, 2, "one chart per varied key")
+        XCTAssertNoThrow(try XMLDocument(xmlString: "<charts>" + svg + "</charts>"))
+    }
+}
