@@ -44,17 +44,24 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Write the current results as github-action-benchmark `customSmallerIsBetter` JSON.")
     var githubBenchmark: String?
 
+    static let differenceFields: Set<String> = [
+        "build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all", "events", "reference_events", "batch_size",
+        "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms", "prebuilt_sets"]
+
+    /// The `--allow-difference` list, checked against the fields the gate compares.
+    static func allowedDifferences(_ list: String) throws -> Set<String> {
+        let allowed = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        if let unknown = allowed.subtracting(differenceFields).first {
+            throw ValidationError("--allow-difference: unknown field \"\(unknown)\"; choose from \(differenceFields.sorted().joined(separator: ", "))")
+        }
+        return allowed
+    }
+
     func run() throws {
         guard instructionTolerance >= 0, minimumEffect >= 0, alpha > 0, alpha < 1 else {
             throw ValidationError("--instruction-tolerance and --minimum-effect must be ≥ 0 and --alpha in (0, 1)")
         }
-        let known: Set<String> = ["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all", "events", "reference_events",
-                                  "batch_size", "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms",
-                                  "prebuilt_sets"]
-        let allowed = Set(allowDifference.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        if let unknown = allowed.subtracting(known).first {
-            throw ValidationError("--allow-difference: unknown field \"\(unknown)\"; choose from \(known.sorted().joined(separator: ", "))")
-        }
+        let allowed = try Self.allowedDifferences(allowDifference)
         var options = Gate.Options()
         options.wallClock = wallClock
         options.instructionTolerance = instructionTolerance

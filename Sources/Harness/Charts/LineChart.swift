@@ -20,7 +20,7 @@ struct LineChart {
     var plotHeight = 300.0
 
     func svg(standalone: Bool) -> String {
-        let left = 70.0, top = 40.0, right = 20.0
+        let left = 70.0, top = 40.0, right = 80.0
         let legendTop = top + plotHeight + 48
         let height = legendTop + Double(series.count) * 18 + 12
         let plotWidth = width - left - right

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write one self-contained HTML page of results files and sweeps (tables, charts, gate, trend).",
+        discussion: """
+            Give results files (`bench run --json`) and sweep files (`bench sweep --json`). The page has, per run, the \
+            header and settings, the table, a bar chart with interval whiskers, single-event percentiles, memory and \
+            publication rows; per sweep, its table, fits and log–log charts; with --baseline, the gate's comparison \
+            of the first results file; with several results of one workload, a trend chart. Inline CSS and SVG only: \
+            no scripts, no network; light and dark themes follow the reader's setting. \
+            scripts/report-screenshot renders it to a PNG with headless Chromium.
+            """)
+
+    @Option(help: "Where to write the page.")
+    var html: String
+
+    @Option(help: "A baseline results file: the first results file is judged against it as `bench check` would (wall clock informational).")
+    var baseline: String?
+
+    @Option(help: "Fields the baseline comparison may find different, as `bench check --allow-difference` takes them (e.g. cpu,kernel,reference_events).")
+    var allowDifference = ""
+
+    @Argument(help: "Results (trigger-bench-results/1 or /2) and sweep (trigger-bench-sweep/1) files.")
+    var files: [String] = []
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one results or sweep file") }
+    }
+
+    func run() throws {
+        let output = try AtomicFile(path: html)
+        let inputs = try files.map(HTMLReport.load)
+        let base = try baseline.map { (report: try RunReport.load($0), file: $0) }
+        if base != nil, !inputs.contains(where: { if case .run = $0 { return true } else { return false } }) {
+            throw ValidationError("--baseline compares a results file, and only sweep files were given")
+        }
+        var report = HTMLReport(inputs: inputs, baseline: base)
+        report.gateOptions.allowedDifferences = try CheckCommand.allowedDifferences(allowDifference)
+        try output.commit(with: Data(report.html().utf8))
+        TextOutput.standardError("bench: wrote \(html): " + report.sections.map(\.title).joined(separator: ", "))
+    }
+}
