@@ -7,8 +7,9 @@ public struct RunInput {
     public let set: TriggerSet
     public let vocabulary: Vocabulary
     public let events: EventColumns
-    /// The corpus as JSON text (plugins are given it).
-    public let corpusJSON: [UInt8]
+    /// The corpus as JSON text (plugins are given it): serialised only when asked, since a generated
+    /// corpus of 100,000 triggers takes a while to write out.
+    public let corpusJSON: @Sendable () -> [UInt8]
     public let workload: RunReport.Workload
 
     static func load(_ configuration: RunConfiguration, progress: ProgressLine) throws -> RunInput {
@@ -27,7 +28,7 @@ public struct RunInput {
             progress.update("generating events", n, spec.events)
         }
         progress.note("")
-        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: Array((json.serialized + "\n").utf8),
+        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((json.serialized + "\n").utf8) },
                         workload: .init(spec, events: events.count))
     }
 
@@ -46,7 +47,7 @@ public struct RunInput {
         }
         let data = RunReport.DataFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
         let name = "files:" + (files.corpusPath as NSString).lastPathComponent
-        return RunInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: corpus.json,
+        return RunInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
                         workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
     }
 }

@@ -20,7 +20,7 @@ public final class Runner {
         let input = try RunInput.load(configuration, progress: progress)
         let set = input.set, vocabulary = input.vocabulary, events = input.events
         let strategies = try configuration.strategies.map(StrategyRegistry.option)
-            + configuration.plugins.map { $0.strategy(corpusJSON: input.corpusJSON) }
+            + (configuration.plugins.isEmpty ? [] : { let json = input.corpusJSON(); return configuration.plugins.map { $0.strategy(corpusJSON: json) } }())
         let afterGeneration = AllocatorStats.gauges()
         var afterBuild: [String: AllocatorStats.Gauges] = [:]
         var results: [StrategyResult] = []

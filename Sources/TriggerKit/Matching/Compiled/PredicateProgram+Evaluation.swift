@@ -1,3 +1,5 @@
+import CPrefetch
+
 extension PredicateProgram {
     @inline(__always)
     func scan(_ entries: FrozenBuffer<Entry>, _ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
@@ -12,6 +14,34 @@ extension PredicateProgram {
         let listed = scratch.listed
         tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
         scratch.listedCount = 0
+    }
+
+    /// Starts loading what evaluating the listed entries reads, in three waves: the entries, then their
+    /// first clause bounds and de-duplication stamps, then their first predicates. A crowd's candidates
+    /// lie anywhere in a run of up to 100,000 entries, so each of those reads missed the cache in turn;
+    /// issued for all candidates at once, the misses of a wave overlap.
+    @inline(__always)
+    func prefetchListed(_ entries: FrozenBuffer<Entry>, _ scratch: MatchScratch) {
+        let listed = scratch.listed, n = scratch.listedCount
+        guard n > 1 else { return }
+        let base = entries.base
+        for k in 0..<n { Self.prefetch(base + Int(listed[k])) }
+        let clauseStart = tables.clauseStart, stamps = scratch.stamps
+        for k in 0..<n {
+            let e = base + Int(listed[k])
+            Self.prefetch(clauseStart + Int(e.pointee.clauseStart))
+            Self.prefetch(stamps + Int(e.pointee.trigger))
+        }
+        let predicates = tables.predicates
+        for k in 0..<n {
+            let e = base + Int(listed[k])
+            Self.prefetch(predicates + Int(clauseStart[Int(e.pointee.clauseStart)]))
+        }
+    }
+
+    @inline(__always)
+    static func prefetch<T>(_ p: UnsafeMutablePointer<T>) {
+        trigger_bench_prefetch_address(UInt(bitPattern: Int(bitPattern: p)))
     }
 
     /// Exact three-way comparison of two compact numbers (Int64 or Double bits).

@@ -111,6 +111,7 @@ public struct PredicateIndexMatcher: Matcher {
                 bands.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
+        program.prefetchListed(runs.entries, scratch)
         program.scanListed(runs.entries, i, events, scratch)
     }
 
