@@ -11,10 +11,12 @@ public enum Conformance {
         public var line: Int
         public var expected: [String]
         public var got: [String]
+        /// The plugin entry point that answered (`match` or `match_batch`).
+        public var entry = "match"
 
         public var description: String {
             let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
-            var text = "line \(line): expected [\(expected.joined(separator: ", "))], got [\(got.joined(separator: ", "))]"
+            var text = "line \(line)\(entry == "match" ? "" : " (\(entry))"): expected [\(expected.joined(separator: ", "))], got [\(got.joined(separator: ", "))]"
             if !missing.isEmpty { text += "; missing \(missing.joined(separator: ", "))" }
             if !extra.isEmpty { text += "; extra \(extra.joined(separator: ", "))" }
             return PrintableText.escaped(text)
@@ -61,8 +63,8 @@ public enum Conformance {
         var number = 0
         while let line = try reader.next() {
             number += 1
-            guard number <= expected.count else {
-                throw InputError(file: expectedPath, path: "line \(number)", reason: "missing: every events.jsonl line needs an expected line")
+            guard number <= expected.count, number < expected.count || !expected[number - 1].isEmpty else {
+                throw InputError(file: expectedPath, path: "", reason: "has fewer lines than events.jsonl (\(number) or more); every event line needs its expected line: regenerate it with bench replay --strategy reference")
             }
             let want: JSONValue
             do { want = try EventDecoder.parseLine(Array(expected[number - 1])) } catch let error as InputError {
@@ -77,24 +79,45 @@ public enum Conformance {
             columns.append(event)
             lines.append((number, ids.compactMap { if case .string(let s) = $0 { return s } else { return nil } }))
         }
-        let strategy = try make(corpus)
-        let matcher = try strategy.make(corpus.set, corpus.vocabulary)
+        if number < expected.count, expected[number...].contains(where: { !$0.isEmpty }) {
+            throw InputError(file: expectedPath, path: "line \(number + 1)", reason: "\(expected.count - number) more expected lines than events.jsonl has lines (\(number)); regenerate it with bench replay --strategy reference")
+        }
+        guard !lines.isEmpty else {
+            throw InputError(file: eventsPath, path: "", reason: "no event of the case has an expected matched list, so it checks nothing; add events")
+        }
+        let name = (directory as NSString).lastPathComponent
+        let matcher: any Matcher
+        do {
+            matcher = try make(corpus).make(corpus.set, corpus.vocabulary)
+        } catch let error as InputError {
+            throw InputError(file: error.file, path: error.path, reason: "case \(name): \(error.reason)")
+        }
+        var result = CaseResult(name: name)
+        result.events = lines.count
+        func compare(_ i: Int, _ scratch: MatchScratch, via entry: String) {
+            let got = Set(scratch.sortedResults), expected = lines[i].expected
+            let want = Set(expected.compactMap { corpus.set.indexByID[$0] })
+            if got != want || want.count != expected.count {
+                result.disagreements.append(Disagreement(line: lines[i].line, expected: expected,
+                                                         got: got.sorted().map { corpus.set.triggers[$0].id }, entry: entry))
+            }
+        }
+        // Every event one at a time (`match`), then, for a plugin with a batch entry point, all in batches.
         let scratch = matcher.makeScratch(for: columns)
-        var result = CaseResult(name: (directory as NSString).lastPathComponent)
         columns.withView { view in
-            for (i, entry) in lines.enumerated() {
+            for i in lines.indices {
                 matcher.match(i, in: view, scratch: scratch)
-                let got = Set(scratch.sortedResults)
-                let want = Set(entry.expected.compactMap { corpus.set.indexByID[$0] })
-                result.events += 1
-                if got != want || want.count != entry.expected.count {
-                    result.disagreements.append(Disagreement(
-                        line: entry.line, expected: entry.expected,
-                        got: got.sorted().map { corpus.set.triggers[$0].id }))
-                }
+                compare(i, scratch, via: "match")
             }
         }
         result.invalidResults = PluginMatcher.invalidResults(in: scratch).count
+        if let plugin = matcher as? PluginMatcher, plugin.library.table.match_batch != nil {
+            let batchScratch = matcher.makeScratch(for: columns)
+            columns.withView { view in
+                plugin.matchBatch(0..<lines.count, in: view, scratch: batchScratch) { compare($0, batchScratch, via: "match_batch") }
+            }
+            result.invalidResults += PluginMatcher.invalidResults(in: batchScratch).count
+        }
         return result
     }
 }

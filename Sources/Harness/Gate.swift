@@ -108,11 +108,11 @@ public enum Gate {
             throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
         }
         let bw = b.workload, cw = c.workload
+        if let difference = RunReport.DataFiles.difference(bw.data, cw.data) {
+            throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log (or its --workload)")
+        }
         guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
             throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
-        }
-        if let difference = RunReport.DataFiles.difference(bw.data, cw.data) {
-            throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log")
         }
         let be = b.environment, ce = c.environment
         let fields: [(String, String, String)] = [

@@ -28,8 +28,11 @@ extension RunReport {
         h += ": \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
         if let run {
             h += "\n" + PrintableText.escaped(run.timestamp + (run.commit.map { " · commit \($0.prefix(12))" + (run.dirty == true ? " (with uncommitted changes)" : "") } ?? "")
-                + (run.label.map { " · \($0)" } ?? "") + " · \(run.settings.repetitions) repetitions")
+                + (run.label.map { " · \($0)" } ?? "") + " · " + Self.count(run.settings.repetitions, "repetition"))
             for warning in run.noise.warnings(cores: environment.cores) { h += "\nwarning: " + warning }
+        }
+        if let d = workload.data, d.invalidLines > 0, let first = d.firstErrors.first {
+            h += "\nwarning: skipped \(Self.count(d.invalidLines, "invalid line")) of \(d.lines) in the event log; the first, line \(first.line): \(first.error) (--strict refuses them)"
         }
         if build != "release" {
             h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
@@ -37,14 +40,17 @@ extension RunReport {
         return h
     }
 
-    /// For a run over the user's files: which files, their digests, and what of the log was skipped.
+    /// For a run over the user's files: which files and their digests.
     var dataHeader: String? {
         guard let d = workload.data else { return nil }
-        var h = "corpus \(PrintableText.escaped(d.corpus.path)) (sha256 \(d.corpus.sha256.prefix(12))…), event log \(PrintableText.escaped(d.eventLog.path)) (sha256 \(d.eventLog.sha256.prefix(12))…, \(d.lines) lines read"
-        if d.controlLines > 0 { h += ", \(d.controlLines) control lines skipped" }
-        h += d.invalidLines == 0 ? ")" : ", \(d.invalidLines) invalid lines skipped; first at line \(d.firstErrors[0].line): \(d.firstErrors[0].error))"
-        return h
+        var h = "corpus \(PrintableText.escaped(d.corpus.path)) (sha256 \(d.corpus.sha256.prefix(12))…), event log \(PrintableText.escaped(d.eventLog.path)) (sha256 \(d.eventLog.sha256.prefix(12))…\(d.eventLogDigest == "lines read" ? " of the lines read" : ""), \(Self.count(d.lines, "line")) read"
+        let skipped = [(d.controlLines, "control line"), (d.blankLines ?? 0, "blank line")].filter { $0.0 > 0 }
+        if !skipped.isEmpty { h += ", " + skipped.map { Self.count($0.0, $0.1) }.joined(separator: " and ") + " skipped" }
+        return h + ")"
     }
+
+    /// "1 line", "2 lines".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// An aligned table for the terminal; numbers right-aligned.
     public func table() -> String {

@@ -42,7 +42,8 @@ public struct RunConfiguration: Sendable {
         RunMetadata.Settings(
             strategies: strategies + plugins.map(\.strategyName), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: publishEveryMs,
             prebuiltSets: prebuiltSets, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
-            warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions)
+            warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
+            plugins: plugins.isEmpty ? nil : plugins.map { .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256) })
     }
 }
 

@@ -17,6 +17,15 @@ public struct RunMetadata: Codable, Sendable {
         public var allocationEvents: Int
         public var latencyEvents: Int
         public var repetitions: Int
+        /// The `--plugin` libraries, so results say which build of each plugin they measured.
+        public var plugins: [Plugin]?
+
+        public struct Plugin: Codable, Sendable, Equatable {
+            public var name: String
+            public var version: String
+            public var path: String
+            public var sha256: String
+        }
 
         /// The settings the gate holds equal, by JSON name (strategies, threads and publications pick the
         /// rows, which the gate matches one by one).
@@ -24,7 +33,8 @@ public struct RunMetadata: Codable, Sendable {
             [("events", String(events)), ("reference_events", String(referenceEvents)), ("batch_size", String(batchSize)),
              ("warmup_events", String(warmupEvents)), ("allocation_events", String(allocationEvents)),
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
-             ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets))]
+             ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
+             ("plugins", (plugins ?? []).map { "\($0.name) (sha256 \($0.sha256.prefix(12)))" }.joined(separator: ", "))]
         }
     }
 

@@ -16,11 +16,15 @@ extension RunReport {
         }
 
         public var corpus: File
-        /// The digest covers the whole file even when `--events` replayed only its first lines.
+        /// The digest covers the whole file even when `--events` replayed only its first lines, except
+        /// for a pipe read for its first lines (`eventLogDigest` says which).
         public var eventLog: File
+        /// `file`, or `lines read` (each line read, ended by a newline).
+        public var eventLogDigest: String?
         public var lines: Int
         public var invalidLines: Int
         public var controlLines: Int
+        public var blankLines: Int?
         public var firstErrors: [LineError]
 
         init(corpusPath: String, corpus: LoadedCorpus, eventLogPath: String, log: LoadedEventLog) {
@@ -29,6 +33,8 @@ extension RunReport {
             lines = log.lines
             invalidLines = log.invalidLines
             controlLines = log.controlLines
+            blankLines = log.blankLines
+            eventLogDigest = log.digestCoversFile ? "file" : "lines read"
             firstErrors = log.firstErrors
         }
 

@@ -44,9 +44,11 @@ public final class Runner {
                 EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock)
             }
             // Every strategy's matches over the reference prefix, for the cross-check.
+            let prefixScratch = matcher.makeScratch(for: events)
             prefixChecksums[name] = events.withView { view in
-                Self.checksum(matcher, view, 0..<referenceEvents, matcher.makeScratch(for: events))
+                Self.checksum(matcher, view, 0..<referenceEvents, prefixScratch)
             }
+            try checkPlugin(matcher, name: name, events: events, prefix: prefixChecksums[name]!, scratches: [prefixScratch, latencyScratch])
             let allocations = measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
             for publication in configuration.publications {
                 for threads in configuration.threads {
@@ -71,6 +73,14 @@ public final class Runner {
             }
         }
         for m in measurements { results.append(try finish(m)) }
+        if !configuration.plugins.isEmpty, prefixChecksums[ReferenceMatcher.strategyName] == nil {
+            // A plugin is always checked against the oracle, even when no built-in row would catch it.
+            progress.note("checking the plugins against reference over the first \(referenceEvents) events")
+            let oracle = ReferenceMatcher(set)
+            prefixChecksums[ReferenceMatcher.strategyName] = events.withView { view in
+                Self.checksum(oracle, view, 0..<referenceEvents, oracle.makeScratch(for: events))
+            }
+        }
         try verify(results, prefixChecksums: prefixChecksums, referenceEvents: referenceEvents)
         Self.addRatios(&results)
         progress.note("")
@@ -219,7 +229,7 @@ public final class Runner {
         for w in m.workers {
             let invalid = PluginMatcher.invalidResults(in: w.scratch)
             if invalid.count > 0 {
-                throw ChecksumMismatch(description: "\(m.label): the plugin broke its ABI \(invalid.count) times (first: it returned \(invalid.first), outside 0..<\(m.initial.triggerSet.triggers.count) or a bad count)")
+                throw ChecksumMismatch(description: "\(m.label): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(m.initial.triggerSet.triggers.count), a bad count or end offset, or a batch without progress)")
             }
         }
         if m.repetitionChecksums.count > 1 {
@@ -255,13 +265,33 @@ public final class Runner {
             matcherBytes: m.matcherBytes, scratchBytes: m.scratchBytes)
     }
 
+    /// A plugin's two entry points must agree (`match` serves the prefix and single events, `match_batch`
+    /// the timed unpublished rows), and neither may break the ABI.
+    func checkPlugin(_ matcher: any Matcher, name: String, events: EventColumns, prefix: MatchChecksum, scratches: [MatchScratch]) throws {
+        guard let plugin = matcher as? PluginMatcher else { return }
+        let batchScratch = matcher.makeScratch(for: events)
+        var batched = MatchChecksum()
+        let n = min(configuration.referenceEvents, events.count)
+        events.withView { plugin.matchBatch(0..<n, in: $0, scratch: batchScratch, into: &batched) }
+        for (entry, scratch) in zip(["match", "match", "match_batch"], scratches + [batchScratch]) {
+            let invalid = PluginMatcher.invalidResults(in: scratch)
+            if invalid.count > 0 {
+                throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first), a trigger index outside 0..<\(matcher.triggerSet.triggers.count), a count outside 0...\(matcher.triggerSet.triggers.count) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
+            }
+        }
+        if batched != prefix {
+            throw ChecksumMismatch(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
+        }
+    }
+
     /// Every strategy that evaluates must report the same matches: over the reference prefix against
     /// `reference`, and over the full run against each other (every thread count and publication).
     func verify(_ results: [StrategyResult], prefixChecksums: [String: MatchChecksum], referenceEvents: Int) throws {
         let evaluating = prefixChecksums.filter { $0.key != FloorMatcher.strategyName }
         if let oracle = evaluating[ReferenceMatcher.strategyName] {
             for (name, sum) in evaluating where sum != oracle {
-                throw ChecksumMismatch(description: "strategy \(name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); run the differential tests to find the event")
+                let hint = name.hasPrefix(PluginLibrary.strategyPrefix) ? "run bench conform --plugin on it to see the events" : "run the differential tests to find the event"
+                throw ChecksumMismatch(description: "strategy \(name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); \(hint)")
             }
         }
         let full = results.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }

@@ -24,8 +24,9 @@ enum Subprocess {
         process.waitUntilExit()
         let stderr = errorText.wait()
         guard process.terminationStatus == 0 else {
-            let tail = stderr.split(separator: "\n").suffix(5).joined(separator: "\n")
-            throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus):\n\(tail)")
+            // One line: the child's last error lines, joined, without its own "bench: error:" prefix.
+            let tail = stderr.split(separator: "\n").suffix(3).map { $0.replacingOccurrences(of: "bench: error: ", with: "") }.joined(separator: " / ")
+            throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus): \(PrintableText.escaped(tail))")
         }
         return stdout
     }

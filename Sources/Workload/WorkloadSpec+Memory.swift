@@ -3,9 +3,13 @@ import TriggerKit
 
 extension WorkloadSpec {
     /// Bytes the struct-of-arrays replay buffers take per event: kind, key, action, time and property
-    /// start (21 bytes), plus 13 bytes (key id, tag, payload) per property at the spec's mean count.
+    /// start (21 bytes), plus 13 bytes (key id, tag, payload) per property at the spec's mean count,
+    /// plus the fresh strings (`freshStringShare` of the string values), each interned with about
+    /// 128 bytes of string and table.
     public var replayBytesPerEvent: Int {
-        21 + 13 * ((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
+        let properties = Double((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
+        let stringShare = Double(WorkloadGenerator.schema.filter { $0.values.type == .string }.count) / Double(WorkloadGenerator.schema.count)
+        return 21 + 13 * Int(properties) + Int((properties * stringShare * freshStringShare * 128).rounded(.up))
     }
 
     /// Refuses `events` events whose replay buffers would not fit in the memory available now, before
@@ -22,7 +26,7 @@ extension WorkloadSpec {
     }
 
     /// `MemAvailable` from /proc/meminfo, nil where there is no such file.
-    static func availableMemoryBytes() -> Int? {
+    public static func availableMemoryBytes() -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") })
         else { return nil }
@@ -31,7 +35,7 @@ extension WorkloadSpec {
         return kb.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kb * 1024
     }
 
-    static func formatBytes(_ bytes: Int) -> String {
+    public static func formatBytes(_ bytes: Int) -> String {
         let gb = Double(bytes) / Double(1 << 30)
         return gb >= 1 ? String(format: "%.1f GiB", gb) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
     }

@@ -43,6 +43,9 @@ struct ABCommand: ParsableCommand {
 
     func validate() throws {
         if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
+        for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) { throw ValidationError("\(option) \(path): no such readable file") }
+        }
         guard builds.count >= 2 else { throw ValidationError("give at least two bench executables to compare") }
         for b in builds where !FileManager.default.isExecutableFile(atPath: b) {
             throw ValidationError("\(b) is not an executable file")
@@ -66,7 +69,7 @@ struct ABCommand: ParsableCommand {
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(events) events, alternating")
+        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
     }
 }

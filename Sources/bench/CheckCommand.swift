@@ -35,7 +35,7 @@ struct CheckCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Significance level of the Mann–Whitney U test.")
     var alpha = 0.01
 
-    @Option(help: "Comma-separated fields allowed to differ: environment (build, swift, jemalloc, malloc_conf, cpu, cores) or settings (events, reference_events, batch_size, warmup_events, allocation_events, latency_events, repetitions, publish_every_ms, prebuilt_sets), or all. A different kernel is only noted.")
+    @Option(help: "Comma-separated fields allowed to differ: environment (build, swift, jemalloc, malloc_conf, cpu, cores) or settings (events, reference_events, batch_size, warmup_events, allocation_events, latency_events, repetitions, publish_every_ms, prebuilt_sets, plugins), or all. A different kernel is only noted.")
     var allowDifference = ""
 
     @Option(help: "Also write the Markdown table to this file (e.g. a CI job summary).")
@@ -46,7 +46,7 @@ struct CheckCommand: ParsableCommand {
 
     static let differenceFields: Set<String> = [
         "build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all", "events", "reference_events", "batch_size",
-        "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms", "prebuilt_sets"]
+        "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms", "prebuilt_sets", "plugins"]
 
     /// The `--allow-difference` list, checked against the fields the gate compares.
     static func allowedDifferences(_ list: String) throws -> Set<String> {

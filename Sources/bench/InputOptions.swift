@@ -26,6 +26,9 @@ struct InputOptions: ParsableArguments {
         if strict, eventLog == nil { throw ValidationError("--strict applies to --event-log; a generated workload has no invalid lines") }
     }
 
+    /// `--workload` when it names a spec file rather than a preset.
+    var workloadFile: String? { workload.flatMap { $0.contains("/") || $0.hasSuffix(".json") ? $0 : nil } }
+
     /// The workload to generate: the one named, else the command's default.
     func workloadName(or fallback: String = "default") -> String { workload ?? fallback }
 

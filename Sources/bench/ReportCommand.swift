@@ -32,6 +32,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Limits.refuseOverwriting(outputs: [("--html", html)], inputs: files.map { ("results", $0) } + [("--baseline", baseline)])
         let output = try AtomicFile(path: html)
         let inputs = try files.map(HTMLReport.load)
         let base = try baseline.map { (report: try RunReport.load($0), file: $0) }

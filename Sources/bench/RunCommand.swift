@@ -33,6 +33,10 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         var report: RunReport
+        try Limits.refuseOverwriting(
+            outputs: [("--json", json), ("--markdown", markdown), ("--svg", svg), ("--csv", csv)],
+            inputs: [("--corpus", options.input.corpus), ("--event-log", options.input.eventLog), ("--workload", options.input.workloadFile)]
+                + options.plugins.map { ("--plugin", $0) })
         // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
         let jsonFile = try json.map(AtomicFile.init(path:))
         let markdownFile = try markdown.map(AtomicFile.init(path:))

@@ -52,6 +52,8 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Limits.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
+                                     inputs: [("--workload", options.input.workloadFile)] + options.plugins.map { ("--plugin", $0) })
         let jsonFile = try json.map(AtomicFile.init(path:))
         let svgFile = try svg.map(AtomicFile.init(path:))
         let axes = try self.axes()

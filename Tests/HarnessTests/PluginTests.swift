@@ -78,10 +78,32 @@ final class PluginTests: XCTestCase {
             XCTAssertThrowsError(try Runner(configuration(spec, plugin)).run(), directory) { error in
                 XCTAssertTrue(error is ChecksumMismatch, "\(error)")
             }
+            // No evaluating built-in row beside it: the run still checks it against reference.
+            var alone = configuration(spec, plugin)
+            alone.strategies = ["floor"]
+            XCTAssertThrowsError(try Runner(alone).run(), directory) { error in
+                XCTAssertTrue(error is ChecksumMismatch, "\(error)")
+            }
             let result = try Conformance.check(case: Self.repository.appendingPathComponent("Corpora/conformance/cnf-and-windows").path) {
                 plugin.strategy(corpusJSON: $0.json)
             }
             XCTAssertFalse(result.disagreements.isEmpty, directory)
+        }
+    }
+
+    func testAConformanceCaseWithMoreOrFewerExpectedLinesThanEventsIsRefused() throws {
+        let source = Self.repository.appendingPathComponent("Corpora/conformance/operators-number")
+        let fm = FileManager.default
+        for (name, transform) in [("more", { (lines: [String]) in lines + [lines[0]] }), ("fewer", { (lines: [String]) in Array(lines.dropLast(2)) })] {
+            let dir = fm.temporaryDirectory.appendingPathComponent("case-\(name)-\(UUID().uuidString)")
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? fm.removeItem(at: dir) }
+            for file in ["corpus.json", "events.jsonl"] { try fm.copyItem(at: source.appendingPathComponent(file), to: dir.appendingPathComponent(file)) }
+            let expected = try String(contentsOf: source.appendingPathComponent("expected.jsonl"), encoding: .utf8).split(separator: "\n").map(String.init)
+            try (transform(expected).joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("expected.jsonl"), atomically: true, encoding: .utf8)
+            XCTAssertThrowsError(try Conformance.check(case: dir.path) { _ in StrategyRegistry.named("compiled")! }) { error in
+                XCTAssertTrue("\(error)".contains("expected"), "\(name): \(error)")
+            }
         }
     }
 

@@ -66,15 +66,16 @@ final class UserDataTests: XCTestCase {
 
     func testInvalidLinesAreCountedWithTheirLineNumbersAndStrictRefusesThem() throws {
         let spec = Self.spec()
-        var files = try writeFiles(spec, insert: ["{\"time\": 1, \"type\": \"nonsense\"}", "not json", #"{"type": "app_state", "time": 5, "state": "background"}"#], at: 10)
+        var files = try writeFiles(spec, insert: ["{\"time\": 1, \"type\": \"nonsense\"}", "not json", #"{"type": "app_state", "time": 5, "state": "background"}"#, "  "], at: 10)
         let report = try Runner(configuration(spec, files: files)).run()
         let data = try XCTUnwrap(report.workload.data)
-        XCTAssertEqual(data.lines, spec.events + 3)
+        XCTAssertEqual(data.lines, spec.events + 4)
         XCTAssertEqual(data.invalidLines, 2)
         XCTAssertEqual(data.controlLines, 1)
+        XCTAssertEqual(data.blankLines, 1)
         XCTAssertEqual(data.firstErrors.map(\.line), [11, 12])
         XCTAssertEqual(report.workload.events, spec.events)
-        XCTAssertTrue(report.table().contains("2 invalid lines skipped; first at line 11"), report.table())
+        XCTAssertTrue(report.table().contains("warning: skipped 2 invalid lines of 4004 in the event log; the first, line 11: "), report.table())
 
         files.strict = true
         XCTAssertThrowsError(try Runner(configuration(spec, files: files)).run()) { error in

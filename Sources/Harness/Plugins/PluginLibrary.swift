@@ -9,6 +9,8 @@ public final class PluginLibrary: @unchecked Sendable {
     /// As the plugin reports it; its rows are `plugin:NAME`.
     public let name: String
     public let version: String
+    /// Of the library file, so results say which build of a plugin they measured.
+    public let sha256: String
     let table: tb_plugin
 
     public static let strategyPrefix = "plugin:"
@@ -20,8 +22,11 @@ public final class PluginLibrary: @unchecked Sendable {
         self.path = path
         func fail(_ reason: String) -> InputError { InputError(file: path, path: "", reason: reason) }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw fail("no such plugin file; build one with scripts/build-plugin DIR, which prints its path")
+        guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(file: path.isEmpty ? "--plugin \"\"" : path, path: "", reason: "no such plugin file; build one with scripts/build-plugin DIR, which prints its path")
+        }
+        guard !isDirectory.boolValue else {
+            throw fail("is a directory; build the plugin in it with scripts/build-plugin \(path) and pass the .so path it prints")
         }
         // dlopen searches the library path for a bare name: "./x.so" loads the file meant.
         let resolved = path.contains("/") ? path : "./" + path
@@ -37,20 +42,23 @@ public final class PluginLibrary: @unchecked Sendable {
         guard table.abi_version == TB_PLUGIN_ABI_VERSION else {
             throw fail("built for plugin ABI version \(table.abi_version), this bench speaks version \(TB_PLUGIN_ABI_VERSION); rebuild it against Plugins/include/trigger_bench_plugin.h")
         }
-        guard let namePointer = table.name else { throw fail("its tb_plugin.name is NULL") }
+        guard let namePointer = table.name else { throw fail("its tb_plugin.name is NULL; set it to the name its rows should carry") }
         let name = String(decoding: UnsafeRawBufferPointer(start: namePointer, count: strnlen(namePointer, 65)), as: UTF8.self)
         guard !name.isEmpty, name.utf8.count <= 64,
               name.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")) })
         else { throw fail("its name \"\(PrintableText.escaped(name))\" must be 1 to 64 characters of A-Z a-z 0-9 . _ -") }
         self.name = name
-        version = table.version.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, 256)), as: UTF8.self) } ?? ""
-        guard table.create != nil, table.destroy != nil, table.match != nil else {
-            throw fail("its tb_plugin table lacks create, destroy or match")
+        // Free-form, so shown escaped and cut to 64 bytes: it reaches terminals and results files.
+        version = table.version.map { PrintableText.escaped(String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, 64)), as: UTF8.self)) } ?? ""
+        let missing = [("create", table.create == nil), ("destroy", table.destroy == nil), ("match", table.match == nil)].filter(\.1).map(\.0)
+        guard missing.isEmpty else {
+            throw fail("its tb_plugin table has no \(missing.joined(separator: ", ")); every plugin sets create, destroy and match")
         }
         guard (table.create_scratch == nil) == (table.destroy_scratch == nil) else {
             throw fail("its tb_plugin table sets one of create_scratch and destroy_scratch; set both or neither")
         }
         self.table = table
+        sha256 = (try? InputFile.read(path, limit: 1 << 30)).map(SHA256.hex(of:)) ?? ""
     }
 
     /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`.

@@ -83,10 +83,18 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
 
 extension PluginMatcher: BatchMatching {
     func matchBatch(_ range: Range<Int>, in events: EventView, scratch: MatchScratch, into checksum: inout MatchChecksum) {
+        var sum = checksum
+        matchBatch(range, in: events, scratch: scratch) { sum.add(matchesOf: $0, in: scratch) }
+        checksum = sum
+    }
+
+    /// Matches `range` through `match_batch` (or `match` when the plugin has none); after each event,
+    /// `scratch` holds its matches and `each` is called with its index.
+    func matchBatch(_ range: Range<Int>, in events: EventView, scratch: MatchScratch, each: (Int) -> Void) {
         guard let batch = library.table.match_batch else {
             for i in range {
                 match(i, in: events, scratch: scratch)
-                checksum.add(matchesOf: i, in: scratch)
+                each(i)
             }
             return
         }
@@ -104,7 +112,7 @@ extension PluginMatcher: BatchMatching {
                 // The ABI requires progress: count the fault and match this event alone.
                 state.noteInvalid(Int32(clamping: done))
                 match(first, in: events, scratch: scratch)
-                checksum.add(matchesOf: first, in: scratch)
+                each(first)
                 first += 1
                 continue
             }
@@ -118,7 +126,7 @@ extension PluginMatcher: BatchMatching {
                 } else {
                     state.noteInvalid(Int32(clamping: end))
                 }
-                checksum.add(matchesOf: first + k, in: scratch)
+                each(first + k)
             }
             first += done
         }
