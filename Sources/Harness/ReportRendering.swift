@@ -122,44 +122,5 @@ extension RunReport {
 
     /// A horizontal bar chart of mean ns/event per result row (log scale), with a whisker from p50 to
     /// p99 of single events (of batches for rows without single-event timings).
-    public func svg() -> String {
-        let rowHeight = 28.0, left = 250.0, plotWidth = 620.0, top = 56.0
-        let height = top + Double(results.count) * rowHeight + 50
-        func whisker(_ r: StrategyResult) -> (Double, Double) {
-            r.latencyNs.map { ($0.p50, $0.p99) } ?? (r.nsPerEvent.p50, r.nsPerEvent.p99)
-        }
-        let maxValue = max(results.map { max(whisker($0).1, $0.nsPerEvent.mean) }.max() ?? 1, 10)
-        let minValue = max(min(results.map { min(whisker($0).0, $0.nsPerEvent.mean) }.min() ?? 1, maxValue), 0.1)
-        let lo = floor(log10(minValue)), hi = ceil(log10(maxValue))
-        func x(_ v: Double) -> Double { left + (log10(max(v, pow(10, lo))) - lo) / max(hi - lo, 1) * plotWidth }
-        func esc(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        }
-        var s = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(left + plotWidth + 110))" height="\(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="12">
-            <rect width="100%" height="100%" fill="white"/>
-            <text x="12" y="22" font-size="15" font-weight="bold">ns per event (log scale): bar = mean of the batched pass, whisker = p50–p99 of single events</text>
-            <text x="12" y="40" fill="#555">\(esc("\(workload.name): \(workload.triggers) triggers, \(workload.events) events, \(build) build, \(environment.cores) cores"))</text>
-
-            """
-        var decade = lo
-        while decade <= hi {
-            let gx = x(pow(10, decade))
-            s += "<line x1=\"\(gx)\" y1=\"\(top - 6)\" x2=\"\(gx)\" y2=\"\(height - 40)\" stroke=\"#ddd\"/>\n"
-            s += "<text x=\"\(gx)\" y=\"\(height - 24)\" text-anchor=\"middle\" fill=\"#555\">\(Self.ns(pow(10, decade))) ns</text>\n"
-            decade += 1
-        }
-        let palette = ["reference": "#c0392b", "indexed": "#e67e22", "compiled": "#2980b9", "predicate-index": "#27ae60", "floor": "#7f8c8d"]
-        for (k, r) in results.enumerated() {
-            let y = top + Double(k) * rowHeight
-            let label = "\(r.strategy) · \(r.publication.rawValue) · \(r.threads)t"
-            s += "<text x=\"\(left - 8)\" y=\"\(y + 15)\" text-anchor=\"end\">\(esc(label))</text>\n"
-            s += "<rect x=\"\(left)\" y=\"\(y + 4)\" width=\"\(max(x(r.nsPerEvent.mean) - left, 1))\" height=\"\(rowHeight - 10)\" fill=\"\(palette[r.strategy] ?? "#8e44ad")\"/>\n"
-            let w1 = x(whisker(r).0), w2 = x(whisker(r).1), wy = y + rowHeight / 2 - 1
-            s += "<line x1=\"\(w1)\" y1=\"\(wy)\" x2=\"\(w2)\" y2=\"\(wy)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
-            s += "<line x1=\"\(w2)\" y1=\"\(wy - 5)\" x2=\"\(w2)\" y2=\"\(wy + 5)\" stroke=\"black\" stroke-width=\"1.5\"/>\n"
-            s += "<text x=\"\(max(x(r.nsPerEvent.mean), w2) + 6)\" y=\"\(y + 15)\">\(Self.ns(r.nsPerEvent.mean)) ns</text>\n"
-        }
-        return s + "</svg>\n"
-    }
+    public func svg() -> String { BarChart(report: self, whisker: .percentiles).svg(standalone: true) }
 }

@@ -69,7 +69,9 @@ public final class PredicateProgram: Sendable {
         @usableFromInline let regexes: UnsafeMutablePointer<CompiledRegex>
     }
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    /// `order`: the triggers in the order their predicates are laid out (nil: corpus order). The
+    /// predicate index lays a crowd's triggers out by access key, so one probe's candidates share lines.
+    public init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil) {
         // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy (shrunk to
         // size). The first capacities are guesses (a few filters per trigger); any count just grows.
         var predicates = FrozenBuffer<Predicate>.Builder(capacity: 4 * set.triggers.count)
@@ -166,6 +168,11 @@ public final class PredicateProgram: Sendable {
                                                     requiredKeys: requiredKeys))
             }
         }
+        if let order {
+            // Compiled in corpus order (reading the triggers in order is what keeps a build cheap), then
+            // the compact predicates are copied into `order`.
+            Self.reorder(&predicates, &clauseStart, &conditions, conditionStart: conditionStart, order: order)
+        }
         self.predicates = predicates.freeze()
         self.clauseStart = clauseStart.freeze()
         self.conditions = conditions
@@ -179,6 +186,30 @@ public final class PredicateProgram: Sendable {
         self.windowTo = windowTo
         tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
+    }
+
+    /// Lays the clauses and predicates of each trigger's conditions out in `order`, updating the
+    /// conditions' clause ranges; the set pools and regexes they point into stay where they are.
+    static func reorder(_ predicates: inout FrozenBuffer<Predicate>.Builder, _ clauseStart: inout FrozenBuffer<Int32>.Builder,
+                        _ conditions: inout [CompiledCondition], conditionStart: [Int32], order: [Int32]) {
+        var newPredicates = FrozenBuffer<Predicate>.Builder(capacity: predicates.count)
+        var newClauseStart = FrozenBuffer<Int32>.Builder(capacity: clauseStart.count)
+        newClauseStart.append(0)
+        for t in order {
+            let first = Int(conditionStart[Int(t)])
+            let end = Int(t) + 1 < conditionStart.count ? Int(conditionStart[Int(t) + 1]) : conditions.count
+            for c in first..<end {
+                let clauses = Int(conditions[c].clauseStart)..<Int(conditions[c].clauseEnd)
+                conditions[c].clauseStart = Int32(newClauseStart.count - 1)
+                for clause in clauses {
+                    for p in Int(clauseStart[clause])..<Int(clauseStart[clause + 1]) { newPredicates.append(predicates[p]) }
+                    newClauseStart.append(Int32(newPredicates.count))
+                }
+                conditions[c].clauseEnd = Int32(newClauseStart.count - 1)
+            }
+        }
+        swap(&predicates, &newPredicates)
+        swap(&clauseStart, &newClauseStart)
     }
 
     /// A scratch whose regex memo covers the strings of `events` within `MatchScratch.memoBudget`.
