@@ -173,7 +173,10 @@ typedef struct tb_plugin {
     void (*destroy)(void *matcher);
 
     /* Optional (both or neither): per-thread working memory. Each reader thread gets its own scratch;
-     * `match` may write to its scratch and must not write to the matcher. Without them scratch is NULL. */
+     * `match` may write to its scratch and must not write to the matcher. Without them scratch is NULL.
+     * A scratch is also handed to the other matchers the plugin builds from the same corpus (a
+     * publication writer's rebuilds), and may outlive the matcher it was created with: size it from
+     * the corpus, and do not touch any matcher in `destroy_scratch`. */
     void *(*create_scratch)(const void *matcher, const tb_events *events);
     void (*destroy_scratch)(void *scratch);
 
