@@ -7,8 +7,9 @@ public struct RunInput {
     public let set: TriggerSet
     public let vocabulary: Vocabulary
     public let events: EventColumns
-    /// The corpus as JSON text (plugins are given it): serialised only when asked, since a generated
-    /// corpus of 100,000 triggers takes a while to write out.
+    /// The corpus as JSON text (plugins are given it): a generated corpus is generated again and
+    /// serialised only when asked, rather than held for the run (100,000 triggers take a while and
+    /// tens of megabytes).
     public let corpusJSON: @Sendable () -> [UInt8]
     public let workload: RunReport.Workload
 
@@ -28,7 +29,7 @@ public struct RunInput {
             progress.update("generating events", n, spec.events)
         }
         progress.note("")
-        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((json.serialized + "\n").utf8) },
+        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8) },
                         workload: .init(spec, events: events.count))
     }
 
