@@ -25,12 +25,25 @@ extension WorkloadSpec {
             reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)), but only \(Self.formatBytes(available)) of memory is available; lower the event count (--events)")
     }
 
-    /// `MemAvailable` from /proc/meminfo, nil where there is no such file.
+    /// Memory this process may still take: `MemAvailable` from /proc/meminfo, or less when an
+    /// address-space limit (`ulimit -v`) leaves less room than that; nil where neither is known.
     public static func availableMemoryBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") })
+        var available = meminfoBytes("/proc/meminfo", "MemAvailable:")
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+           let used = meminfoBytes("/proc/self/status", "VmSize:") {
+            let room = max(Int(clamping: limit.rlim_cur) - used, 0)
+            available = min(available ?? room, room)
+        }
+        return available
+    }
+
+    /// A "Key: N kB" line of a /proc file, in bytes.
+    static func meminfoBytes(_ file: String, _ key: String) -> Int? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) })
         else { return nil }
-        let fields = line.split(separator: " ")
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true).flatMap { $0.split(separator: "\t") }
         guard fields.count >= 2, let kb = Int(fields[1]) else { return nil }
         return kb.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kb * 1024
     }

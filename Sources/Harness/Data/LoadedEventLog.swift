@@ -91,6 +91,7 @@ public struct LoadedEventLog {
     var heldBytes: Int {
         let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
         let strings = columns.symbols.count - Int(columns.corpusSymbolCount)
-        return columnBytes * 2 + strings * Self.bytesPerNewString
+        // Growing a column reallocates it: the old and the new block are both held for a moment.
+        return columnBytes * 3 + strings * Self.bytesPerNewString
     }
 }
