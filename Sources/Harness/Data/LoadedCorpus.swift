@@ -20,12 +20,4 @@ public struct LoadedCorpus: Sendable {
         json = bytes
         sha256 = SHA256.hex(of: bytes)
     }
-
-    /// A generated corpus: its JSON text is what `bench generate` would write.
-    public init(set: TriggerSet, json: [UInt8]) {
-        self.set = set
-        vocabulary = Vocabulary(set)
-        self.json = json
-        sha256 = SHA256.hex(of: json)
-    }
 }

@@ -51,12 +51,12 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
         let scratch = MatchScratch(triggerCount: triggerSet.triggers.count)
         let state = PluginScratch(events: events, triggerCount: triggerSet.triggers.count)
         if let create = library.table.create_scratch {
-            state.pointee.pluginScratch = create(handle, state.eventsPointer)
+            state.state.pointee.pluginScratch = create(handle, state.eventsPointer)
         }
         let destroy = library.table.destroy_scratch
         scratch.attach(state.raw) { raw in
             let state = PluginScratch(raw: raw)
-            if let p = state.pointee.pluginScratch { destroy?(p) }
+            if let p = state.state.pointee.pluginScratch { destroy?(p) }
             state.free()
         }
         return scratch

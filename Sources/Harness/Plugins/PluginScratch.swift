@@ -42,11 +42,6 @@ struct PluginScratch {
     }
 
     var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(state) }
-    var pointee: PluginScratchState {
-        get { state.pointee }
-        nonmutating set { state.pointee = newValue }
-    }
-
     var eventsPointer: UnsafePointer<tb_events> {
         UnsafePointer(UnsafeMutableRawPointer(state).advanced(by: MemoryLayout<PluginScratchState>.offset(of: \.events)!)
             .assumingMemoryBound(to: tb_events.self))

@@ -62,7 +62,7 @@ extension Sweep {
         for (k, row) in rows.enumerated() {
             for (c, combination) in combinations.enumerated() {
                 var points: [(x: Double, y: Double)] = []
-                for p in points_(matching: combination) {
+                for p in pointsMatching(combination) {
                     guard let r = p.results.results.first(where: { Self.rowName($0) == row }),
                           let x = Axis.magnitude(p.values[axis.key]!) else { continue }
                     points.append((x, r.nsPerEvent.mean))
@@ -77,7 +77,7 @@ extension Sweep {
                          series: series, categories: nil)
     }
 
-    private func points_(matching combination: [String: String]) -> [Point] {
+    private func pointsMatching(_ combination: [String: String]) -> [Point] {
         points.filter { p in combination.allSatisfy { p.values[$0.key] == $0.value } }
     }
 }
