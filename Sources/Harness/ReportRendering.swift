@@ -8,7 +8,7 @@ extension RunReport {
     /// Table cells; strings read from a results file are escaped (see `PrintableText`).
     func rows() -> [[String]] {
         results.map { r in
-            let mean = Self.ns(r.nsPerEvent.mean) + (r.meanCi95.map { " ± " + Self.ns(($0[1] - $0[0]) / 2) } ?? "")
+            let mean = Self.ns(r.nsPerEvent.mean) + (r.meanCi95.flatMap { $0.count == 2 ? " ± " + Self.ns(($0[1] - $0[0]) / 2) : nil } ?? "")
             let single = r.latencyNs.map { [Self.ns($0.p50), Self.ns($0.p99), Self.ns($0.p999), Self.ns($0.max)] } ?? ["–", "–", "–", "–"]
             return ([r.strategy, r.publication.rawValue, String(r.threads), String(r.events), mean] + single + [
                 String(format: "%.2f", r.eventsPerSecond / 1e6), Self.small(r.allocationsPerEvent), Self.small(r.bytesPerEvent),

@@ -200,6 +200,14 @@ extension RunReport {
             guard readableSchemas.contains(report.schema) else {
                 throw InputError(file: path, path: "schema", reason: "expected one of \(readableSchemas.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(report.schema)\"")
             }
+            for (k, r) in report.results.enumerated() {
+                for (name, interval) in [("mean_ci95", r.meanCi95), ("ratio_to_floor_ci95", r.ratioToFloorCi95),
+                                         ("speedup_vs_reference_ci95", r.speedupVsReferenceCi95)] {
+                    if let interval, interval.count != 2 || interval[0] > interval[1] {
+                        throw InputError(file: path, path: "results[\(k)].\(name)", reason: "an interval is two numbers, [low, high]; got \(interval)")
+                    }
+                }
+            }
             return report
         } catch let error as DecodingError {
             let (codingPath, reason): ([CodingKey], String) = switch error {
