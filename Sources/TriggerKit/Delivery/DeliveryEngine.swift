@@ -36,6 +36,9 @@ public final class DeliveryEngine {
     public private(set) var autoDismissAt: Double?
     private var records: [DisplayRecord] = []
     private var syncInFlight = false
+    /// Triggers deltas removed (and no later delta added back): their waiting messages are discarded
+    /// when the presenter reaches them.
+    public private(set) var removedTriggerIDs: Set<String> = []
     private var eventsDuringSync: [Event] = []
 
     /// - Parameters:
@@ -222,6 +225,7 @@ public final class DeliveryEngine {
         if message.message.orientation != .any, message.message.orientation.rawValue != orientation.rawValue {
             return record(message, .discarded, .orientationMismatch)
         }
+        if let id = message.triggerID, removedTriggerIDs.contains(id) { return record(message, .discarded, .triggerRemoved) }
         if let trigger = message.trigger {
             // Rule 5: re-eligibility and the interval are checked again at display time.
             if let last = lastDisplayOfTrigger[trigger.id], !isReEligible(trigger, lastDisplayed: last) {
@@ -253,7 +257,7 @@ public final class DeliveryEngine {
         var rest = failed.fallbacks[...]
         while let next = rest.popFirst() {
             let expiresAt = failed.triggeredAt + next.effectiveTimeout
-            guard now <= expiresAt else { continue }
+            guard now <= expiresAt, !removedTriggerIDs.contains(next.id) else { continue }
             withdrawPending(triggerID: next.id)
             return attemptDisplay(PendingMessage(
                 trigger: next, message: next.message, triggeredAt: failed.triggeredAt,
@@ -293,5 +297,18 @@ public final class DeliveryEngine {
         let held = eventsDuringSync
         eventsDuringSync.removeAll()
         return held.map(deliver)
+    }
+
+    /// Rule 9 with a delta (docs/deltas.md): the set the delta makes of the current one replaces it
+    /// atomically, and the held events are matched against it. What the engine knows of triggers that
+    /// remain (last display, re-eligibility) is kept; a removed trigger's waiting messages are discarded
+    /// with reason `trigger_removed` when the presenter reaches them. A delta that breaks a rule throws
+    /// `InputError` and changes nothing: the sync stays in flight.
+    @discardableResult
+    public func completeSync(with delta: TriggerSetDelta) throws -> [DeliveryOutcome] {
+        let newSet = try triggerSet.applying(delta)
+        removedTriggerIDs.formUnion(delta.remove)
+        for t in delta.add { removedTriggerIDs.remove(t.id) }
+        return completeSync(with: newSet)
     }
 }

@@ -37,6 +37,8 @@ public struct DisplayRecord: Sendable, Equatable {
         case orientationMismatch = "orientation_mismatch"
         case minimumInterval = "minimum_interval"
         case notReEligible = "not_re_eligible"
+        /// A delta removed the message's trigger while the message waited.
+        case triggerRemoved = "trigger_removed"
     }
 
     public let time: Double

@@ -96,6 +96,10 @@ public struct Vocabulary: Sendable {
     /// Ids below this come from the corpus; event-only strings are interned above it.
     public var corpusCount: Int32 { Int32(symbols.count) }
 
+    /// A vocabulary over an existing table: a delta writer's, which holds the events' strings and
+    /// grows only by appending, so every id the events carry keeps its meaning.
+    public init(symbols: SymbolTable) { self.symbols = symbols }
+
     public init(_ set: TriggerSet) {
         var table = SymbolTable()
         // Filter property keys first, so they hold the smallest ids: the compiled matchers' 64-bit

@@ -8,11 +8,12 @@ public final class MatchScratch {
     @exclusivity(unchecked) public var candidates = 0
     @usableFromInline let stamps: UnsafeMutablePointer<UInt32>
     @usableFromInline @exclusivity(unchecked) var stamp: UInt32 = 0
-    @usableFromInline let triggerCount: Int
+    /// How many trigger indices (de-duplication stamps) the scratch has room for.
+    public let triggerCount: Int
     /// `memo[slot * memoStride + stringID]`: 0 unknown, 1 no match, 2 match.
     @usableFromInline let memo: UnsafeMutablePointer<UInt8>
     @usableFromInline let memoStride: Int
-    @usableFromInline let memoSlots: Int
+    public let memoSlots: Int
     /// Per event, where each property key sits in the property columns: `slots[key]` is valid
     /// when `slotStamps[key] == stamp` (no clearing between events). Sized to `memoStride` keys.
     @usableFromInline let slots: UnsafeMutablePointer<Int32>
@@ -25,10 +26,11 @@ public final class MatchScratch {
     @usableFromInline @exclusivity(unchecked) var listedCount = 0
 
     /// The memo cell of regex `slot` on interned string `id` (0 unknown, 1 no match, 2 match), or nil
-    /// for a string interned after the scratch was sized (search it every time).
+    /// for a string interned after the scratch was sized, or a regex a delta brought after it (search
+    /// it every time).
     @inlinable @inline(__always)
     func regexMemoCell(slot: Int, string id: Int) -> UnsafeMutablePointer<UInt8>? {
-        id < memoStride ? memo + (slot * memoStride + id) : nil
+        id < memoStride && slot < memoSlots ? memo + (slot * memoStride + id) : nil
     }
 
     /// Appends entry `e` to `listed`. A crowd lists each of its conditions at most once per event (each

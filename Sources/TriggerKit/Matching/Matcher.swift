@@ -10,4 +10,16 @@ public protocol Matcher: Sendable {
     /// Matches event `i`: appends matched trigger indices to `scratch` (any order, no duplicates),
     /// adds the number of conditions evaluated to `scratch.candidates`. Allocates nothing.
     func match(_ i: Int, in events: EventView, scratch: MatchScratch)
+
+    /// Whether a scratch `previous.makeScratch` made serves this matcher as well: a reader keeps its
+    /// scratch (and its regex memo) across the snapshots a writer publishes while this holds.
+    func canReuseScratch(of previous: any Matcher) -> Bool
+}
+
+extension Matcher {
+    /// By default, only for a matcher of the same trigger set object (a publication that rebuilds the
+    /// same set); a changed set may number its triggers and regexes differently.
+    public func canReuseScratch(of previous: any Matcher) -> Bool {
+        (previous as? Self).map { $0.triggerSet === triggerSet } ?? false
+    }
 }

@@ -6,11 +6,17 @@ public enum StrategyRegistry {
         /// Builds the matcher for a trigger set (compiles, interns, indexes: load time). Only a
         /// plugin's can fail.
         public let make: @Sendable (TriggerSet, Vocabulary) throws -> any Matcher
+        /// Makes the writer that publishes deltas to this strategy's matchers (docs/deltas.md): one
+        /// that applies them, or by default one that rebuilds the set for each. The table is the one
+        /// the readers' events were interned with (nil: the vocabulary's).
+        public let makeWriter: @Sendable (TriggerSet, Vocabulary, SymbolTable?) throws -> any TriggerSetWriter
 
-        public init(name: String, summary: String, make: @escaping @Sendable (TriggerSet, Vocabulary) throws -> any Matcher) {
+        public init(name: String, summary: String, make: @escaping @Sendable (TriggerSet, Vocabulary) throws -> any Matcher,
+                    makeWriter: (@Sendable (TriggerSet, Vocabulary, SymbolTable?) throws -> any TriggerSetWriter)? = nil) {
             self.name = name
             self.summary = summary
             self.make = make
+            self.makeWriter = makeWriter ?? { try RebuildingWriter($0, vocabulary: $1, symbols: $2, make: make) }
         }
     }
 
@@ -23,10 +29,12 @@ public enum StrategyRegistry {
                  make: { IndexedMatcher($0, vocabulary: $1) }),
         Strategy(name: CompiledMatcher.strategyName,
                  summary: "indexed + filters compiled to flat typed predicates, interned string compares, memoised regex",
-                 make: { CompiledMatcher($0, vocabulary: $1) }),
+                 make: { CompiledMatcher($0, vocabulary: $1) },
+                 makeWriter: { LayeredWriter<CompiledMatcher>($0, vocabulary: $1, symbols: $2) }),
         Strategy(name: PredicateIndexMatcher.strategyName,
                  summary: "compiled + equality/range access-predicate index on crowded buckets (BE-Tree / k-index family)",
-                 make: { PredicateIndexMatcher($0, vocabulary: $1) }),
+                 make: { PredicateIndexMatcher($0, vocabulary: $1) },
+                 makeWriter: { LayeredWriter<PredicateIndexMatcher>($0, vocabulary: $1, symbols: $2) }),
         Strategy(name: FloorMatcher.strategyName,
                  summary: "read the event and look up its buckets, evaluate nothing: the cost every strategy pays",
                  make: { FloorMatcher($0, vocabulary: $1) }),

@@ -17,12 +17,16 @@ public struct TriggerBuckets: Sendable {
     public let anyPurchase: Int32
     public let anyPush: Int32
     public let sessionStart: Int32
+    /// Keys below this are the vocabulary's (the lookup tables' length). Not the events' corpus count:
+    /// a matcher a delta writer builds knows strings the events were interned without.
+    public let symbolCount: Int32
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         // One pass files each (trigger, condition) under a bucket key; a counting sort then lays the
         // buckets out contiguously in key order, keeping trigger order within a bucket. (Arrays of
         // arrays per symbol made every rebuild allocate once per non-empty bucket.)
         let n = Int(vocabulary.corpusCount)
+        symbolCount = Int32(n)
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
         // Keys: custom 0..<n, purchase n..<2n, push 2n..<3n, then any-purchase, any-push, session start.
         let anyPurchaseKey = 3 * n, anyPushKey = 3 * n + 1, sessionKey = 3 * n + 2, keyCount = 3 * n + 3
@@ -86,7 +90,7 @@ public struct TriggerBuckets: Sendable {
     @inlinable @inline(__always)
     public func buckets(of i: Int, in events: EventView) -> (Int32, Int32) {
         let key = events.keys[i]
-        let known = key >= 0 && key < events.corpusSymbolCount
+        let known = key >= 0 && key < symbolCount
         switch events.kinds[i] {
         case EventKindCode.customEvent.rawValue:
             return (known ? customByName[Int(key)] : -1, -1)

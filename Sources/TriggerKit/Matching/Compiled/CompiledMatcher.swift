@@ -12,10 +12,11 @@ public struct CompiledMatcher: Matcher {
     /// Whether each run holds its companion bucket's entries (else a purchase scans two runs).
     public var merged: Bool { runs.merged }
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    /// `memoSlot` as `PredicateProgram.init`'s.
+    public init(_ set: TriggerSet, vocabulary: Vocabulary, memoSlot: ((CompiledRegex) -> Int32)? = nil) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
-        program = PredicateProgram(set, vocabulary: vocabulary)
+        program = PredicateProgram(set, vocabulary: vocabulary, memoSlot: memoSlot)
         runs = program.runs(for: buckets)
     }
 

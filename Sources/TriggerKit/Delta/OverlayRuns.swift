@@ -1,0 +1,82 @@
+/// The triggers a delta writer has added or replaced since its base was built, compiled as `compiled`
+/// compiles a set, in one run per bucket key. Small (a few dozen triggers), so the runs are found by a
+/// binary search over their keys behind a 1,024-bit filter that turns most events away with one load.
+struct OverlayRuns: Sendable {
+    let program: PredicateProgram
+    /// Entries whose `trigger` is the scratch slot `slotBase + local index`.
+    let entries: FrozenBuffer<PredicateProgram.Entry>
+    /// Sorted distinct run keys (`key(kind:id:)`); run `r` is `entries[start[r]..<start[r + 1]]`.
+    let keys: FrozenBuffer<UInt64>
+    let start: FrozenBuffer<Int32>
+    let filter: FrozenBuffer<UInt64>
+
+    /// The run key of a kind and an interned id; id -1 is the kind's "any" bucket (any purchase, any
+    /// push click) and session start's only one.
+    @inline(__always)
+    static func key(kind: UInt8, id: Int32) -> UInt64 { UInt64(kind) << 32 | UInt64(UInt32(bitPattern: id)) }
+
+    @inline(__always)
+    static func filterBit(_ key: UInt64) -> (word: Int, bit: UInt64) {
+        let h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)  // 10 bits
+        return (h >> 6, 1 &<< UInt64(h & 63))
+    }
+
+    /// Compiles `set` (the overlay's triggers in rank order) against `vocabulary`; entry triggers are
+    /// numbered from `slotBase`.
+    init(_ set: TriggerSet, vocabulary: Vocabulary, slotBase: Int32, memoSlot: @escaping (CompiledRegex) -> Int32) {
+        let program = PredicateProgram(set, vocabulary: vocabulary, memoSlot: memoSlot)
+        let symbols = vocabulary.symbols
+        var keyed: [(key: UInt64, entry: PredicateProgram.Entry)] = []
+        for t in set.triggers.indices {
+            let conditions = set.triggers[t].conditions
+            for c in conditions.indices {
+                let (kind, id): (EventKindCode, Int32)
+                switch conditions[c] {
+                case .customEvent(let name, _): (kind, id) = (.customEvent, symbols.lookup(name)!)
+                case .purchase(let product, _): (kind, id) = (.purchase, product.map { symbols.lookup($0)! } ?? -1)
+                case .pushClick(let campaign, _): (kind, id) = (.pushClick, campaign.map { symbols.lookup($0)! } ?? -1)
+                case .sessionStart: (kind, id) = (.sessionStart, -1)
+                }
+                guard var entry = program.entry(TriggerBuckets.Entry(trigger: Int32(t), condition: Int32(c))) else { continue }
+                entry.trigger = slotBase + Int32(t)
+                keyed.append((Self.key(kind: kind.rawValue, id: id), entry))
+            }
+        }
+        keyed.sort { $0.key < $1.key }
+        var keys: [UInt64] = [], start: [Int32] = []
+        var filter = [UInt64](repeating: 0, count: 16)
+        for (k, item) in keyed.enumerated() where keys.last != item.key {
+            keys.append(item.key)
+            start.append(Int32(k))
+            let (word, bit) = Self.filterBit(item.key)
+            filter[word] |= bit
+        }
+        start.append(Int32(keyed.count))
+        self.program = program
+        entries = FrozenBuffer(keyed.map(\.entry))
+        self.keys = FrozenBuffer(keys)
+        self.start = FrozenBuffer(start)
+        self.filter = FrozenBuffer(filter)
+    }
+
+    /// Scans the runs event `i` looks at (its key's, and its kind's "any" run), adding to `scratch`.
+    @inline(__always)
+    func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        let kind = events.kinds[i], id = events.keys[i]
+        if id >= 0 { scan(Self.key(kind: kind, id: id), i, events, scratch) }
+        if kind != EventKindCode.customEvent.rawValue { scan(Self.key(kind: kind, id: -1), i, events, scratch) }
+    }
+
+    @inline(__always)
+    func scan(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let (word, bit) = Self.filterBit(key)
+        guard filter[word] & bit != 0 else { return }
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < keys.count, keys[lo] == key else { return }
+        program.scan(entries, Int(start[lo])..<Int(start[lo + 1]), i, events, scratch)
+    }
+}
