@@ -2,11 +2,20 @@ import Foundation
 import Synchronization
 import TriggerKit
 
-/// The writer of a publication run: rebuilds the trigger set's matcher and publishes it every N ms.
+/// What a writer does per publication, made on the writer thread when it starts and dropped when it
+/// stops (a delta writer's state is then freed with it): `next` makes the matcher to publish, and
+/// `rebuilds` says how many of the matchers made so far were full builds.
+struct WriterStep {
+    let next: () throws -> any Matcher
+    let rebuilds: () -> Int
+}
+
+/// The writer of a publication run: every N ms it makes the next matcher (a rebuild of the set, a
+/// prebuilt one, or the set after a delta) and publishes it.
 final class Publisher: Sendable {
     let everyMs: Int
     let source: ReaderSource
-    let build: @Sendable () throws -> any Matcher
+    let makeStep: @Sendable () throws -> WriterStep
     /// Set when a build failed (only a plugin's can): the writer stops publishing and the run reports it.
     private let failure = Mutex<String?>(nil)
     private let stopping = Atomic<Bool>(false)
@@ -17,11 +26,12 @@ final class Publisher: Sendable {
     /// build that shares the cores with readers is descheduled part of the time): read after `done`.
     private let buildNanos = Atomic<Int>(0)
     private let buildCPUNanos = Atomic<Int>(0)
+    private let rebuildCount = Atomic<Int>(0)
 
-    init(everyMs: Int, source: ReaderSource, build: @escaping @Sendable () throws -> any Matcher) {
+    init(everyMs: Int, source: ReaderSource, makeStep: @escaping @Sendable () throws -> WriterStep) {
         self.everyMs = everyMs
         self.source = source
-        self.build = build
+        self.makeStep = makeStep
     }
 
     func start() {
@@ -32,13 +42,19 @@ final class Publisher: Sendable {
         while wake.wait(timeout: .now()) == .success {}
         let thread = Thread { [self] in
             var count = 0, nanos = 0, cpuNanos = 0
+            var step: WriterStep?
+            do {
+                step = try makeStep()
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
             // Relaxed: a stop flag; nothing else is published through it.
-            while !stopping.load(ordering: .relaxed) {
+            while let step, !stopping.load(ordering: .relaxed) {
                 let deadline = Date().addingTimeInterval(Double(everyMs) / 1000)
                 let t0 = Clock.now(), c0 = Clock.threadCPUSeconds()
                 let matcher: any Matcher
                 do {
-                    matcher = try build()
+                    matcher = try step.next()
                 } catch {
                     failure.withLock { $0 = "\(error)" }
                     break
@@ -53,6 +69,8 @@ final class Publisher: Sendable {
             // Relaxed: ordered before `done`'s releasing store, which `stop()` acquires before reading it.
             buildNanos.store(nanos, ordering: .relaxed)
             buildCPUNanos.store(cpuNanos, ordering: .relaxed)
+            rebuildCount.store(step?.rebuilds() ?? 0, ordering: .relaxed)
+            step = nil  // the writer's state goes before `done` says it stopped, so the heap reading after sees it gone
             // Releasing: `stop()` reads the count (and the build time) after acquiring it.
             done.store(count, ordering: .releasing)
         }
@@ -62,16 +80,17 @@ final class Publisher: Sendable {
     /// Why a build failed while publishing, if one did.
     var failed: String? { failure.withLock { $0 } }
 
-    /// Stops the writer; returns how many sets it published and the seconds it spent building them, by
-    /// the clock and on its CPU.
-    func stop() -> (sets: Int, buildSeconds: Double, buildCPUSeconds: Double) {
+    /// Stops the writer; returns how many sets it published, the seconds it spent making them (by the
+    /// clock and on its CPU), and how many of them were full builds.
+    func stop() -> (sets: Int, buildSeconds: Double, buildCPUSeconds: Double, rebuilds: Int) {
         stopping.store(true, ordering: .relaxed)
         wake.signal()
         while true {
             let n = done.load(ordering: .acquiring)
             // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.
             if n >= 0 {
-                return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9, Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9)
+                return (n, Double(buildNanos.load(ordering: .relaxed)) / 1e9, Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9,
+                        rebuildCount.load(ordering: .relaxed))
             }
             Thread.sleep(forTimeInterval: 0.001)
         }

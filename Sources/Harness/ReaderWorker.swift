@@ -6,11 +6,15 @@ import TriggerKit
 final class ReaderWorker: @unchecked Sendable {
     let range: Range<Int>
     let events: EventColumns
-    /// Made from the configuration's initial matcher and kept for every snapshot a writer publishes: valid
-    /// because the writer publishes matchers built from the same decoded set (same trigger count, regex
-    /// slots and largest crowd), and a violation would show as a checksum mismatch. A writer publishing
-    /// different sets would need a scratch per snapshot.
-    let scratch: MatchScratch
+    /// Made from the configuration's initial matcher and kept for the snapshots a writer publishes while
+    /// `canReuseScratch` says it serves them (a rebuild of the same set, or a delta snapshot of the same
+    /// family); otherwise a new one is made when the reader moves to the snapshot (an allocation per
+    /// switch, never per event).
+    private(set) var scratch: MatchScratch
+    /// The matcher `scratch` was made by.
+    private var scratchOwner: any Matcher
+    /// Scratches made on snapshot switches in the last run.
+    private(set) var scratchesRemade = 0
     var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
     var checksum = MatchChecksum()
     var candidates = 0
@@ -21,6 +25,17 @@ final class ReaderWorker: @unchecked Sendable {
         self.range = range
         self.events = events
         scratch = matcher.makeScratch(for: events)
+        scratchOwner = matcher
+    }
+
+    /// Keeps the scratch for `matcher` if it serves it, else makes one (carrying the candidate count).
+    func adopt(_ matcher: any Matcher) {
+        if matcher.canReuseScratch(of: scratchOwner) { return }
+        let candidates = scratch.candidates
+        scratch = matcher.makeScratch(for: events)
+        scratch.candidates = candidates
+        scratchOwner = matcher
+        scratchesRemade += 1
     }
 
     /// Replays the slice in batches; each batch's time divided by its size is one histogram sample
@@ -29,12 +44,15 @@ final class ReaderWorker: @unchecked Sendable {
         let cpuStart = Clock.threadCPUSeconds()
         let wallStart = Clock.now()
         scratch.candidates = 0
+        scratchesRemade = 0
         // A local checksum: a class property would pay a dynamic exclusivity check per match.
         var sum = MatchChecksum()
         // Decided once: a matcher with a batch entry point (a plugin's `match_batch`) is handed whole batches.
         let batching = source.plain as? BatchMatching
         events.withView { view in
             var reader = source.makeReader()
+            var seenVersion = reader.current().version
+            adopt(reader.current().matcher)
             var i = range.lowerBound
             var batches = 0
             while i < range.upperBound {
@@ -52,6 +70,10 @@ final class ReaderWorker: @unchecked Sendable {
                     var e = i
                     while e < stop {
                         let snapshot = reader.current()
+                        if snapshot.version != seenVersion {
+                            seenVersion = snapshot.version
+                            adopt(snapshot.matcher)
+                        }
                         (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
                     }
                 }

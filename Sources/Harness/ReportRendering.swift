@@ -66,9 +66,12 @@ extension RunReport {
         out += rows().map(line)
         for r in results {
             if let n = r.publications, let before = r.heapBytesBeforePublishing, let after = r.heapBytesAfterPublishing {
-                out.append(String(format: "%@ %@ ×%d: %d sets published (%.3f ms to build each, %.3f ms of writer CPU); heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
-                                  r.strategy, r.publication.rawValue, r.threads, n, r.rebuildMsPerPublication ?? 0, r.rebuildCpuMsPerPublication ?? 0,
-                                  Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
+                let made = r.deltaTriggers.map { k in
+                    String(format: "%d deltas of %d triggers published (%.1f µs of writer CPU each, %d of them full rebuilds)",
+                           n, k, (r.rebuildCpuMsPerPublication ?? 0) * 1000, r.fullRebuilds ?? 0)
+                } ?? String(format: "%d sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.rebuildMsPerPublication ?? 0, r.rebuildCpuMsPerPublication ?? 0)
+                out.append(String(format: "%@ %@ ×%d: %@; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.publication.rawValue, r.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
         out += repetitionSpreadLines()

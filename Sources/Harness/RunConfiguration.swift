@@ -17,6 +17,8 @@ public struct RunConfiguration: Sendable {
     /// The writer cycles through 4 matchers built up front instead of building one per publication
     /// (isolates the readers' cost of switching snapshots from the writer's CPU).
     public var prebuiltSets = false
+    /// The writer publishes deltas of this many triggers (`BenchDeltas`) instead of rebuilt sets.
+    public var deltaTriggers: Int?
     /// `reference` is slow by design: it replays only this many events (the others are checked against
     /// it on the same prefix).
     public var referenceEvents = 50_000
@@ -41,7 +43,7 @@ public struct RunConfiguration: Sendable {
     func settings(events: Int) -> RunMetadata.Settings {
         RunMetadata.Settings(
             strategies: strategies + plugins.map(\.strategyName), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: publishEveryMs,
-            prebuiltSets: prebuiltSets, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
+            prebuiltSets: prebuiltSets, deltaTriggers: deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
             plugins: plugins.isEmpty ? nil : plugins.map { .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256) })
     }

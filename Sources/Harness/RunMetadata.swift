@@ -10,6 +10,8 @@ public struct RunMetadata: Codable, Sendable {
         public var publications: [String]
         public var publishEveryMs: Int?
         public var prebuiltSets: Bool
+        /// `--delta-triggers`: the writer published deltas of this many triggers (nil: whole sets).
+        public var deltaTriggers: Int?
         public var events: Int
         public var referenceEvents: Int
         public var batchSize: Int
@@ -34,6 +36,7 @@ public struct RunMetadata: Codable, Sendable {
              ("warmup_events", String(warmupEvents)), ("allocation_events", String(allocationEvents)),
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
              ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
+             ("delta_triggers", deltaTriggers.map(String.init) ?? "none"),
              ("plugins", (plugins ?? []).map { "\($0.name) (sha256 \($0.sha256.prefix(12)))" }.joined(separator: ", "))]
         }
     }

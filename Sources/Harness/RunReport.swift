@@ -78,6 +78,11 @@ public struct StrategyResult: Codable, Sendable {
     public var rebuildMsPerPublication: Double?
     /// The same on the writer thread's CPU clock: what the readers lose when the writer shares their cores.
     public var rebuildCpuMsPerPublication: Double?
+    /// Triggers in each delta the writer published (`--delta-triggers`); nil when it rebuilt whole sets.
+    public var deltaTriggers: Int?
+    /// Publications that were full builds of the set: all of them without deltas, a delta writer's merges
+    /// (or all, for a strategy that rebuilds on a delta).
+    public var fullRebuilds: Int?
     public var perThreadEventsPerSecond: [Double]?
     /// Mean ns/event of each timed repetition (`--repetitions`): the samples the gate's wall-clock tier tests.
     public var nsPerEventSamples: [Double]?

@@ -94,13 +94,27 @@ public final class Runner {
             run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
     }
 
-    /// What the writer publishes: a freshly built matcher each time, or (`prebuiltSets`) the next of 4
-    /// built before the run; always a different object from the one readers hold.
-    func builder(_ strategy: StrategyRegistry.Strategy, _ set: TriggerSet, _ vocabulary: Vocabulary) throws -> @Sendable () throws -> any Matcher {
+    /// What the writer publishes: a freshly built matcher each time, (`prebuiltSets`) the next of 4 built
+    /// before the run, or (`deltaTriggers`) the snapshot after the next `BenchDeltas` delta, from a writer
+    /// made on the writer thread for each repetition; always a different object from the one readers hold.
+    func builder(_ strategy: StrategyRegistry.Strategy, _ set: TriggerSet, _ vocabulary: Vocabulary, _ events: EventColumns) throws -> @Sendable () throws -> WriterStep {
         let make = strategy.make
-        guard configuration.prebuiltSets else { return { try make(set, vocabulary) } }
+        if let n = configuration.deltaTriggers {
+            let makeWriter = strategy.makeWriter, symbols = events.symbols
+            return {
+                let writer = try makeWriter(set, vocabulary, symbols)
+                var deltas = BenchDeltas(set, triggers: n)
+                return WriterStep(next: { try writer.apply(deltas.next()) }, rebuilds: { writer.rebuilds })
+            }
+        }
+        guard configuration.prebuiltSets else {
+            return {
+                var count = 0
+                return WriterStep(next: { count += 1; return try make(set, vocabulary) }, rebuilds: { count })
+            }
+        }
         let cycle = PrebuiltCycle(try (0..<4).map { _ in try make(set, vocabulary) })
-        return { cycle.next() }
+        return { WriterStep(next: { cycle.next() }, rebuilds: { 0 }) }
     }
 
     /// Order-independent checksum of the matches over `range` (untimed).
@@ -140,7 +154,7 @@ public final class Runner {
         var buildSeconds = 0.0
         var matcherBytes = 0, scratchBytes = 0
         var latency: EventLatency?
-        var wall = 0.0, publications = 0, rebuildSeconds = 0.0, rebuildCPUSeconds = 0.0
+        var wall = 0.0, publications = 0, rebuildSeconds = 0.0, rebuildCPUSeconds = 0.0, fullRebuilds = 0
         var heapGrowth = 0
         var heapBefore: Int?
         var samples: [Double] = []
@@ -148,7 +162,7 @@ public final class Runner {
 
         /// `writerBuild` is nil when nothing is published (publication `none`, or no `--publish-every-ms`).
         init(_ matcher: any Matcher, strategy: String, count: Int, threads: Int, publication: Publication,
-             events: EventColumns, writerBuild: (@Sendable () throws -> any Matcher)?, everyMs: Int?) {
+             events: EventColumns, writerBuild: (@Sendable () throws -> WriterStep)?, everyMs: Int?) {
             self.strategy = strategy
             self.publication = publication
             self.threads = threads
@@ -158,7 +172,7 @@ public final class Runner {
             workers = slices.map { ReaderWorker(range: $0, matcher: matcher, events: events) }
             let source = ReaderSource(publication: publication, matcher: matcher)
             self.source = source
-            writer = everyMs.flatMap { ms in writerBuild.map { Publisher(everyMs: ms, source: source, build: $0) } }
+            writer = everyMs.flatMap { ms in writerBuild.map { Publisher(everyMs: ms, source: source, makeStep: $0) } }
             label = "\(strategy) \(publication.rawValue) ×\(threads)"
         }
     }
@@ -167,7 +181,7 @@ public final class Runner {
     func prepare(_ matcher: some Matcher, strategy: StrategyRegistry.Strategy, events: EventColumns, count: Int, threads: Int,
                  publication: Publication, set: TriggerSet, vocabulary: Vocabulary) throws -> Measurement {
         let m = Measurement(matcher, strategy: strategy.name, count: count, threads: threads, publication: publication, events: events,
-                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : try builder(strategy, set, vocabulary),
+                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : try builder(strategy, set, vocabulary, events),
                             everyMs: configuration.publishEveryMs)
         let warmup = min(configuration.warmupEvents, count)
         events.withView { view in
@@ -207,11 +221,15 @@ public final class Runner {
             while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(repLabel, counter.value, m.count) }
         }
         let seconds = Clock.seconds(since: wallStart)
-        if let (sets, building, buildingCPU) = m.writer?.stop() {
+        if let (sets, building, buildingCPU, rebuilds) = m.writer?.stop() {
             m.publications += sets
+            m.fullRebuilds += rebuilds
             m.rebuildSeconds += building
             m.rebuildCPUSeconds += buildingCPU
             m.source.publish(m.initial)
+            // Readers move back to the initial matcher's scratch, so one a delta snapshot needed is not
+            // counted as heap the writer failed to give back.
+            for w in m.workers { w.adopt(m.initial) }
             if let heapBefore {
                 m.heapBefore = m.heapBefore ?? heapBefore
                 m.heapGrowth += AllocatorStats.allocatedBytes() - heapBefore
@@ -246,6 +264,8 @@ public final class Runner {
             cpu += w.cpuSeconds
         }
         let ns = { (p: Double) in Double(histogram.valueAtPercentile(p)) / 1000 }
+        let deltaTriggers: Int? = m.writer == nil ? nil : configuration.deltaTriggers
+        let fullRebuilds: Int? = m.writer == nil ? nil : m.fullRebuilds
         let count = m.count
         return StrategyResult(
             strategy: m.strategy, publication: m.publication, threads: m.threads, events: count, matches: checksum.matches,
@@ -258,6 +278,7 @@ public final class Runner {
             publications: m.writer == nil ? nil : m.publications,
             rebuildMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildSeconds * 1000 / Double(m.publications),
             rebuildCpuMsPerPublication: m.writer == nil || m.publications == 0 ? nil : m.rebuildCPUSeconds * 1000 / Double(m.publications),
+            deltaTriggers: deltaTriggers, fullRebuilds: fullRebuilds,
             perThreadEventsPerSecond: m.threads > 1 ? m.workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
             nsPerEventSamples: configuration.repetitions > 1 ? m.samples : nil, instructionsPerEvent: nil,
             heapBytesBeforePublishing: m.heapBefore, heapBytesAfterPublishing: m.heapBefore.map { $0 + m.heapGrowth },

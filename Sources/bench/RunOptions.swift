@@ -26,6 +26,9 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
     var prebuiltSets = false
 
+    @Option(parsing: .unconditional, help: "With --publish-every-ms: the writer publishes a delta of N triggers (half replaced by edited copies and back, half added and removed) instead of a rebuilt set; compiled and predicate-index apply it, the other strategies rebuild.")
+    var deltaTriggers: Int?
+
     @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
     var events: Int?
 
@@ -60,6 +63,11 @@ struct RunOptions: ParsableArguments {
         try Limits.check("--latency-events", latencyEvents, 0...Limits.maxEvents)
         if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
         if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
+        if let deltaTriggers {
+            try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
+            guard publishEveryMs != nil else { throw ValidationError("--delta-triggers needs --publish-every-ms M (how often the writer publishes a delta) and --publication lock-free or mutex") }
+            guard !prebuiltSets else { throw ValidationError("--delta-triggers and --prebuilt-sets are two kinds of writer; pass one") }
+        }
     }
 
     /// A debug build matches 10–100× slower; without --events it replays this many so that a first
@@ -108,6 +116,7 @@ struct RunOptions: ParsableArguments {
         }
         config.publishEveryMs = publishEveryMs
         config.prebuiltSets = prebuiltSets
+        config.deltaTriggers = deltaTriggers
         config.referenceEvents = referenceEvents
         config.batchSize = batchSize
         config.showProgress = true

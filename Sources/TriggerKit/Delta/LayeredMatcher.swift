@@ -2,24 +2,21 @@ import Synchronization
 
 /// A strategy a delta writer can keep as the shared base of its snapshots (`compiled`, `predicate-index`).
 public protocol LayerableMatcher: Matcher {
-    /// Builds the base with stable regex memo slots (see `PredicateProgram.init`).
-    init(layeredBase set: TriggerSet, vocabulary: Vocabulary, memoSlot: @escaping (CompiledRegex) -> Int32)
+    init(_ set: TriggerSet, vocabulary: Vocabulary)
     /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
     var listCapacity: Int { get }
+    /// Regex memo slots a scratch needs.
+    var memoSlots: Int { get }
 }
 
 extension CompiledMatcher: LayerableMatcher {
-    public init(layeredBase set: TriggerSet, vocabulary: Vocabulary, memoSlot: @escaping (CompiledRegex) -> Int32) {
-        self.init(set, vocabulary: vocabulary, memoSlot: memoSlot)
-    }
     public var listCapacity: Int { 0 }
+    public var memoSlots: Int { program.regexes.count }
 }
 
 extension PredicateIndexMatcher: LayerableMatcher {
-    public init(layeredBase set: TriggerSet, vocabulary: Vocabulary, memoSlot: @escaping (CompiledRegex) -> Int32) {
-        self.init(set, vocabulary: vocabulary, crowdThreshold: Self.crowdThreshold, memoSlot: memoSlot)
-    }
     public var listCapacity: Int { largestCrowd }
+    public var memoSlots: Int { program.regexes.count }
 }
 
 /// What a base and every snapshot layered on it share: the scratch room they all fit in. A reader
@@ -27,7 +24,7 @@ extension PredicateIndexMatcher: LayerableMatcher {
 final class DeltaFamily: Sendable {
     /// De-duplication stamps: the base's triggers, then room for the largest overlay.
     let scratchTriggers: Int
-    /// Regex memo slots: every regex known when the family began, and room for some a delta brings.
+    /// Regex memo slots: the base's regexes (an overlay's are not memoised).
     let memoSlots: Int
 
     init(scratchTriggers: Int, memoSlots: Int) {
@@ -70,27 +67,44 @@ final class DeltaLayer: Sendable {
         if !active { materialized.withLock { $0 = baseSet } }
     }
 
-    @inline(__always)
-    func isDead(_ j: Int32) -> Bool { dead[Int(j) >> 6] & (1 &<< UInt64(j & 63)) != 0 }
+    /// What matching reads, as plain pointers into this layer (see `OverlayRuns.View`).
+    var view: View {
+        View(active: active, baseCount: Int32(baseSet.triggers.count), dead: dead.base, basePosition: basePosition?.base,
+             overlay: overlay?.view, overlayPosition: overlayPosition.base)
+    }
 
-    /// Drops matches of dead base triggers and renumbers the rest into the snapshot's order.
     @inline(__always)
-    func settle(_ scratch: MatchScratch) {
-        let n0 = Int32(baseSet.triggers.count)
-        var kept = 0
-        for k in 0..<scratch.count {
-            let slot = scratch.results[k]
-            let position: Int32
-            if slot < n0 {
-                if isDead(slot) { continue }
-                position = basePosition?[Int(slot)] ?? slot
-            } else {
-                position = overlayPosition[Int(slot - n0)]
+    func isDead(_ j: Int32) -> Bool { view.isDead(j) }
+
+    struct View: @unchecked Sendable {
+        let active: Bool
+        let baseCount: Int32
+        let dead: UnsafeMutablePointer<UInt64>
+        let basePosition: UnsafeMutablePointer<Int32>?
+        let overlay: OverlayRuns.View?
+        let overlayPosition: UnsafeMutablePointer<Int32>
+
+        @inline(__always)
+        func isDead(_ j: Int32) -> Bool { dead[Int(j) >> 6] & (1 &<< UInt64(j & 63)) != 0 }
+
+        /// Drops matches of dead base triggers and renumbers the rest into the snapshot's order.
+        @inline(__always)
+        func settle(_ scratch: MatchScratch) {
+            var kept = 0
+            for k in 0..<scratch.count {
+                let slot = scratch.results[k]
+                let position: Int32
+                if slot < baseCount {
+                    if isDead(slot) { continue }
+                    position = basePosition?[Int(slot)] ?? slot
+                } else {
+                    position = overlayPosition[Int(slot &- baseCount)]
+                }
+                scratch.results[kept] = position
+                kept &+= 1
             }
-            scratch.results[kept] = position
-            kept &+= 1
+            scratch.count = kept
         }
-        scratch.count = kept
     }
 
     /// The snapshot's trigger set, built on first use (every trigger is copied: not for the hot path).
@@ -126,10 +140,13 @@ public struct LayeredMatcher<Base: LayerableMatcher>: Matcher {
     public static var strategyName: String { Base.strategyName }
     public let base: Base
     let layer: DeltaLayer
+    /// The layer's pointers, inline: matching loads nothing from the layer object.
+    let hot: DeltaLayer.View
 
     init(base: Base, layer: DeltaLayer) {
         self.base = base
         self.layer = layer
+        hot = layer.view
     }
 
     /// Built on first use: copies every trigger.
@@ -150,8 +167,8 @@ public struct LayeredMatcher<Base: LayerableMatcher>: Matcher {
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         base.match(i, in: events, scratch: scratch)
-        guard layer.active else { return }
-        layer.overlay?.match(i, in: events, scratch: scratch)
-        if scratch.count > 0 { layer.settle(scratch) }
+        guard hot.active else { return }
+        hot.overlay?.match(i, in: events, scratch: scratch)
+        if scratch.count > 0 { hot.settle(scratch) }
     }
 }

@@ -23,8 +23,9 @@ struct OverlayRuns: Sendable {
 
     /// Compiles `set` (the overlay's triggers in rank order) against `vocabulary`; entry triggers are
     /// numbered from `slotBase`.
-    init(_ set: TriggerSet, vocabulary: Vocabulary, slotBase: Int32, memoSlot: @escaping (CompiledRegex) -> Int32) {
-        let program = PredicateProgram(set, vocabulary: vocabulary, memoSlot: memoSlot)
+    /// Regexes are searched every time, not memoised (see `PredicateProgram.Code.regexSearch`).
+    init(_ set: TriggerSet, vocabulary: Vocabulary, slotBase: Int32) {
+        let program = PredicateProgram(set, vocabulary: vocabulary, memoize: false)
         let symbols = vocabulary.symbols
         var keyed: [(key: UInt64, entry: PredicateProgram.Entry)] = []
         for t in set.triggers.indices {
@@ -59,24 +60,41 @@ struct OverlayRuns: Sendable {
         self.filter = FrozenBuffer(filter)
     }
 
-    /// Scans the runs event `i` looks at (its key's, and its kind's "any" run), adding to `scratch`.
-    @inline(__always)
-    func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
-        let kind = events.kinds[i], id = events.keys[i]
-        if id >= 0 { scan(Self.key(kind: kind, id: id), i, events, scratch) }
-        if kind != EventKindCode.customEvent.rawValue { scan(Self.key(kind: kind, id: -1), i, events, scratch) }
+    /// What matching reads, as plain pointers (valid while these runs live): a reader copies this into its
+    /// snapshot, so matching retains and releases nothing (a retain per event on objects every reader
+    /// shares made two readers fight over their reference counts).
+    var view: View {
+        View(tables: program.tables, entries: entries.base, keys: keys.base, keyCount: keys.count, start: start.base, filter: filter.base)
     }
 
-    @inline(__always)
-    func scan(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let (word, bit) = Self.filterBit(key)
-        guard filter[word] & bit != 0 else { return }
-        var lo = 0, hi = keys.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+    struct View: @unchecked Sendable {
+        let tables: PredicateProgram.Tables
+        let entries: UnsafeMutablePointer<PredicateProgram.Entry>
+        let keys: UnsafeMutablePointer<UInt64>
+        let keyCount: Int
+        let start: UnsafeMutablePointer<Int32>
+        let filter: UnsafeMutablePointer<UInt64>
+
+        /// Scans the runs event `i` looks at (its key's, and its kind's "any" run), adding to `scratch`.
+        @inline(__always)
+        func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+            let kind = events.kinds[i], id = events.keys[i]
+            if id >= 0 { scan(OverlayRuns.key(kind: kind, id: id), i, events, scratch) }
+            if kind != EventKindCode.customEvent.rawValue { scan(OverlayRuns.key(kind: kind, id: -1), i, events, scratch) }
         }
-        guard lo < keys.count, keys[lo] == key else { return }
-        program.scan(entries, Int(start[lo])..<Int(start[lo + 1]), i, events, scratch)
+
+        @inline(__always)
+        func scan(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+            let (word, bit) = OverlayRuns.filterBit(key)
+            guard filter[word] & bit != 0 else { return }
+            var lo = 0, hi = keyCount
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < keyCount, keys[lo] == key else { return }
+            let first = Int(start[lo])
+            tables.screenAndEvaluate(entries + first, count: Int(start[lo + 1]) - first, i, events, scratch) { $0 }
+        }
     }
 }

@@ -53,13 +53,8 @@ public final class RebuildingWriter: TriggerSetWriter {
 /// a quarter of the base is masked, the writer merges: it builds a new base from the current set.
 public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     public static var overlayLimit: Int { 256 }
-    /// Memo slots a family leaves for regexes deltas bring.
-    static var memoHeadroom: Int { 64 }
 
     private var symbols: SymbolTable
-    /// Each distinct regex pattern's memo slot, for the writer's lifetime: a reader's memo never sees
-    /// a slot change meaning.
-    private var memoSlots: [String: Int32] = [:]
     private var base: Base
     private var baseSet: TriggerSet
     private var family: DeltaFamily
@@ -83,26 +78,17 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     /// `symbols`: the table the readers' events were interned with (`vocabulary`'s, extended by theirs).
     public init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil) {
         self.symbols = symbols ?? vocabulary.symbols
-        var slots: [String: Int32] = [:]
-        base = Base(layeredBase: set, vocabulary: vocabulary, memoSlot: { Self.slot(of: $0, in: &slots) })
-        memoSlots = slots
+        base = Base(set, vocabulary: vocabulary)
         baseSet = set
-        (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: slots.count)
+        (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: base.memoSlots)
         current = LayeredMatcher(base: base, layer: DeltaLayer(
             family: family, baseSet: set, dead: FrozenBuffer([0]), hasDead: false, basePosition: nil, overlay: nil,
             overlayTriggers: [], overlayPosition: [], liveCount: set.triggers.count))
     }
 
-    private static func slot(of re: CompiledRegex, in slots: inout [String: Int32]) -> Int32 {
-        if let s = slots[re.pattern] { return s }
-        let s = Int32(slots.count)
-        slots[re.pattern] = s
-        return s
-    }
-
     private static func fresh(count: Int, memoSlots: Int) -> (DeltaFamily, [UInt64], [UInt64], Int) {
         let words = max(1, (count + 63) / 64)
-        return (DeltaFamily(scratchTriggers: count + overlayLimit, memoSlots: memoSlots + memoHeadroom),
+        return (DeltaFamily(scratchTriggers: count + overlayLimit, memoSlots: memoSlots),
                 [UInt64](repeating: 0, count: words), [UInt64](repeating: 0, count: words), count)
     }
 
@@ -191,8 +177,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         if !triggers.isEmpty {
             let overlaySet = TriggerSet(triggers: triggers, minimumTriggerInterval: baseSet.minimumTriggerInterval,
                                         actionCategories: baseSet.actionCategories)
-            overlay = OverlayRuns(overlaySet, vocabulary: Vocabulary(symbols: symbols), slotBase: Int32(baseSet.triggers.count),
-                                  memoSlot: { Self.slot(of: $0, in: &self.memoSlots) })
+            overlay = OverlayRuns(overlaySet, vocabulary: Vocabulary(symbols: symbols), slotBase: Int32(baseSet.triggers.count))
         }
         return DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), hasDead: deadCount > 0, basePosition: basePosition,
                           overlay: overlay, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount)
@@ -204,9 +189,9 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         let mask = dead
         let set = DeltaLayer.materialize(baseSet, isDead: { mask[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }, basePosition: basePosition,
                                          overlayTriggers: triggers, overlayPosition: { positions[$0] }, liveCount: liveCount)
-        base = Base(layeredBase: set, vocabulary: Vocabulary(symbols: symbols), memoSlot: { Self.slot(of: $0, in: &self.memoSlots) })
+        base = Base(set, vocabulary: Vocabulary(symbols: symbols))
         baseSet = set
-        (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: memoSlots.count)
+        (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: base.memoSlots)
         deadCount = 0
         removedCount = 0
         basePosition = nil

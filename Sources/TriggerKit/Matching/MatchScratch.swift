@@ -26,11 +26,10 @@ public final class MatchScratch {
     @usableFromInline @exclusivity(unchecked) var listedCount = 0
 
     /// The memo cell of regex `slot` on interned string `id` (0 unknown, 1 no match, 2 match), or nil
-    /// for a string interned after the scratch was sized, or a regex a delta brought after it (search
-    /// it every time).
+    /// for a string interned after the scratch was sized (search it every time).
     @inlinable @inline(__always)
     func regexMemoCell(slot: Int, string id: Int) -> UnsafeMutablePointer<UInt8>? {
-        id < memoStride && slot < memoSlots ? memo + (slot * memoStride + id) : nil
+        id < memoStride ? memo + (slot * memoStride + id) : nil
     }
 
     /// Appends entry `e` to `listed`. A crowd lists each of its conditions at most once per event (each

@@ -12,11 +12,10 @@ public struct CompiledMatcher: Matcher {
     /// Whether each run holds its companion bucket's entries (else a purchase scans two runs).
     public var merged: Bool { runs.merged }
 
-    /// `memoSlot` as `PredicateProgram.init`'s.
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, memoSlot: ((CompiledRegex) -> Int32)? = nil) {
+    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
-        program = PredicateProgram(set, vocabulary: vocabulary, memoSlot: memoSlot)
+        program = PredicateProgram(set, vocabulary: vocabulary)
         runs = program.runs(for: buckets)
     }
 

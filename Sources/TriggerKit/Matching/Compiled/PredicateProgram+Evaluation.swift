@@ -170,11 +170,14 @@ extension PredicateProgram.Tables {
             }
             let found = lo < Int(p.aux + p.auxCount) && stringSets[lo] == id
             return found == (p.code == .strIn)
-        case .regex: return regexMatches(slot: Int(p.aux), memo: Int(p.auxCount), string: Int(bits), in: events, scratch: scratch)
-        case .notRegex: return !regexMatches(slot: Int(p.aux), memo: Int(p.auxCount), string: Int(bits), in: events, scratch: scratch)
+        case .regex: return regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
+        case .notRegex: return !regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
         case .boolEq: return bits == p.constBits
         case .boolNe: return bits != p.constBits
         default:
+            if p.code.rawValue >= PredicateProgram.Code.regexSearch.rawValue {
+                return regexes[Int(p.aux)].search(events.strings[Int(bits)]) == (p.code == .regexSearch)
+            }
             let d = Double(bitPattern: bits), c = Double(bitPattern: p.constBits), t = events.times[i]
             switch p.code {
             case .dateBefore: return d < c
@@ -187,10 +190,10 @@ extension PredicateProgram.Tables {
         }
     }
 
-    /// The regex in `slot` searched in string `id`, memoised per (memo slot, string) in the scratch.
+    /// The regex in `slot` searched in string `id`, memoised per (slot, string) in the scratch.
     @inlinable
-    func regexMatches(slot: Int, memo: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        guard let cell = scratch.regexMemoCell(slot: memo, string: id) else { return regexes[slot].search(events.strings[id]) }
+    func regexMatches(slot: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return regexes[slot].search(events.strings[id]) }
         if cell.pointee == 0 { cell.pointee = regexes[slot].search(events.strings[id]) ? 2 : 1 }
         return cell.pointee == 2
     }

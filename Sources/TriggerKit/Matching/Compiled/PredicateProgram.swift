@@ -10,6 +10,9 @@ public final class PredicateProgram: Sendable {
         case strEq, strNe, strIn, strNotIn, regex, notRegex
         case boolEq, boolNe
         case dateBefore, dateAfter, dateLessThanAgo, dateMoreThanAgo, dateInLessThan, dateInMoreThan
+        /// A regex searched every time, not memoised: a delta overlay's (its slots change from one
+        /// snapshot to the next, while a reader's memo outlives them).
+        case regexSearch, notRegexSearch
     }
 
     @usableFromInline struct Predicate: Sendable, BitwiseCopyable {
@@ -22,8 +25,6 @@ public final class PredicateProgram: Sendable {
         @usableFromInline var constBits: UInt64
         /// Start in the set pools (`in`/`not_in`) or the regex slot.
         @usableFromInline var aux: Int32
-        /// Length in the set pools, or a regex's memo slot in the scratch (its `aux` unless the
-        /// program was built with stable memo slots: see `init(_:vocabulary:order:memoSlot:)`).
         @usableFromInline var auxCount: Int32
     }
 
@@ -73,10 +74,8 @@ public final class PredicateProgram: Sendable {
 
     /// `order`: the triggers in the order their predicates are laid out (nil: corpus order). The
     /// predicate index lays a crowd's triggers out by access key, so one probe's candidates share lines.
-    /// `memoSlot`: each regex's slot in a scratch's memo, when it must stay the same across the
-    /// programs a delta writer builds (a reader keeps its scratch, and its memo, across them); nil
-    /// uses the regex's slot in this program.
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil, memoSlot: ((CompiledRegex) -> Int32)? = nil) {
+    /// `memoize: false` compiles regexes to be searched every time (see `Code.regexSearch`).
+    public init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil, memoize: Bool = true) {
         // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy (shrunk to
         // size). The first capacities are guesses (a few filters per trigger); any count just grows.
         var predicates = FrozenBuffer<Predicate>.Builder(capacity: 4 * set.triggers.count)
@@ -140,10 +139,9 @@ public final class PredicateProgram: Sendable {
                             p.aux = Int32(first)
                             p.auxCount = Int32(count)
                         case (_, .regex(let re)):
-                            p.code = f.op == .regex ? .regex : .notRegex
+                            p.code = memoize ? (f.op == .regex ? .regex : .notRegex) : (f.op == .regex ? .regexSearch : .notRegexSearch)
                             p.aux = regexSlot.slot(of: re, next: Int32(regexes.count))
                             if p.aux == regexes.count { regexes.append(re) }
-                            p.auxCount = memoSlot?(re) ?? p.aux
                         case (_, .bool(let b)):
                             p.code = f.op == .eq ? .boolEq : .boolNe
                             p.constBits = b ? 1 : 0

@@ -34,15 +34,12 @@ public struct PredicateIndexMatcher: Matcher {
     /// `crowdThreshold`: the smallest bucket considered for an index; `requirePruning: false` indexes
     /// every such bucket even when `CrowdIndex.prunesEnough` says scanning is cheaper (tests use both to
     /// reach the index on small corpora).
-    /// `memoSlot` as `PredicateProgram.init`'s.
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
-                memoSlot: ((CompiledRegex) -> Int32)? = nil) {
+    public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true) {
         triggerSet = set
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
         let program = PredicateProgram(set, vocabulary: vocabulary,
-                                       order: Self.layoutOrder(set, vocabulary: vocabulary, buckets: buckets, crowdThreshold: crowdThreshold),
-                                       memoSlot: memoSlot)
+                                       order: Self.layoutOrder(set, vocabulary: vocabulary, buckets: buckets, crowdThreshold: crowdThreshold))
         self.program = program
         let runs = program.runs(for: buckets)
         self.runs = runs
