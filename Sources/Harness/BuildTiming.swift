@@ -15,6 +15,9 @@ public enum BuildTiming {
         public var p99Microseconds: Double
         public var allocationsPerBuild: Double
         public var bytesPerBuild: Double
+        /// Of the timed deltas (`measureDeltas`), how many were full rebuilds: a layered writer's merges,
+        /// or all of them for a strategy that rebuilds.
+        public var fullRebuilds: Int?
     }
 
     /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
@@ -35,12 +38,44 @@ public enum BuildTiming {
             }
             // Allocations of one more build, counted exactly.
             let counted = try AllocatorStats.counting { try withExtendedLifetime(strategy.make(set, vocabulary)) {} }
-            nanos.sort()
-            func quantile(_ q: Double) -> Double { Double(nanos[min(nanos.count - 1, Int(q * Double(nanos.count)))]) / 1000 }
-            return Row(strategy: name, builds: builds,
-                       meanMicroseconds: Double(nanos.reduce(0, +)) / Double(nanos.count) / 1000,
-                       p50Microseconds: quantile(0.5), p99Microseconds: quantile(0.99),
-                       allocationsPerBuild: Double(counted.requests), bytesPerBuild: Double(counted.bytes))
+            return row(name, nanos, counted)
         }
+    }
+
+    /// What applying a delta costs a writer, measured alone: for each strategy a writer of `set` applies
+    /// `warmup` `BenchDeltas` deltas of `triggers` triggers untimed, then `deltas` timed one by one, then
+    /// one more with its allocations counted. A strategy that does not apply deltas rebuilds the set.
+    public static func measureDeltas(_ set: TriggerSet, strategies: [String], triggers: Int, deltas: Int, warmup: Int = 10,
+                                     pauseMs: Int = 0) throws -> [Row] {
+        let vocabulary = Vocabulary(set)
+        return try strategies.map { name in
+            let writer = try StrategyRegistry.option(name).makeWriter(set, vocabulary, nil)
+            var sequence = BenchDeltas(set, triggers: triggers)
+            for _ in 0..<warmup { try writer.apply(sequence.next()) }
+            let rebuildsBefore = writer.rebuilds
+            var nanos: [UInt64] = []
+            nanos.reserveCapacity(deltas)
+            for _ in 0..<deltas {
+                if pauseMs > 0 { Thread.sleep(forTimeInterval: Double(pauseMs) / 1000) }
+                let delta = sequence.next()
+                let t0 = Clock.now()
+                let matcher = try writer.apply(delta)
+                nanos.append(Clock.now() &- t0)
+                withExtendedLifetime(matcher) {}
+            }
+            let rebuilds = writer.rebuilds - rebuildsBefore
+            let delta = sequence.next()
+            let counted = try AllocatorStats.counting { try withExtendedLifetime(writer.apply(delta)) {} }
+            return row(name, nanos, counted, fullRebuilds: rebuilds)
+        }
+    }
+
+    static func row(_ name: String, _ timed: [UInt64], _ counted: (requests: UInt64, bytes: UInt64), fullRebuilds: Int? = nil) -> Row {
+        let nanos = timed.sorted()
+        func quantile(_ q: Double) -> Double { Double(nanos[min(nanos.count - 1, Int(q * Double(nanos.count)))]) / 1000 }
+        return Row(strategy: name, builds: nanos.count,
+                   meanMicroseconds: Double(nanos.reduce(0, +)) / Double(nanos.count) / 1000,
+                   p50Microseconds: quantile(0.5), p99Microseconds: quantile(0.99),
+                   allocationsPerBuild: Double(counted.requests), bytesPerBuild: Double(counted.bytes), fullRebuilds: fullRebuilds)
     }
 }

@@ -3,6 +3,13 @@ import Histogram
 import TriggerKit
 import Workload
 
+/// A delta writer's first state, kept for the run: each repetition's writer restarts from it (on the
+/// writer thread, one at a time; `restarted()` only reads it).
+final class WriterTemplate: @unchecked Sendable {
+    let writer: any TriggerSetWriter
+    init(_ writer: any TriggerSetWriter) { self.writer = writer }
+}
+
 /// Builds the workload once and replays it through every requested strategy and thread count.
 public final class Runner {
     public let configuration: RunConfiguration
@@ -97,13 +104,15 @@ public final class Runner {
     /// What the writer publishes: a freshly built matcher each time, (`prebuiltSets`) the next of 4 built
     /// before the run, or (`deltaTriggers`) the snapshot after the next `BenchDeltas` delta, from a writer
     /// made on the writer thread for each repetition; always a different object from the one readers hold.
-    func builder(_ strategy: StrategyRegistry.Strategy, _ set: TriggerSet, _ vocabulary: Vocabulary, _ events: EventColumns) throws -> @Sendable () throws -> WriterStep {
+    func builder(_ strategy: StrategyRegistry.Strategy, _ set: TriggerSet, _ vocabulary: Vocabulary, template: WriterTemplate?) throws -> @Sendable () throws -> WriterStep {
         let make = strategy.make
-        if let n = configuration.deltaTriggers {
-            let makeWriter = strategy.makeWriter, symbols = events.symbols
+        if let template, let n = configuration.deltaTriggers {
             return {
-                let writer = try makeWriter(set, vocabulary, symbols)
+                let writer = template.writer.restarted()
                 var deltas = BenchDeltas(set, triggers: n)
+                // One delta untimed and unpublished: the writer's first interning copies the table it
+                // shares with the events, a cost of starting, not of a delta.
+                try writer.apply(deltas.next())
                 return WriterStep(next: { try writer.apply(deltas.next()) }, rebuilds: { writer.rebuilds })
             }
         }
@@ -177,11 +186,17 @@ public final class Runner {
         }
     }
 
-    /// Creates and warms a configuration's readers (untimed: memo tables, caches, branch predictors).
-    func prepare(_ matcher: some Matcher, strategy: StrategyRegistry.Strategy, events: EventColumns, count: Int, threads: Int,
+    /// Creates and warms a configuration's readers (untimed: memo tables, caches, branch predictors). With
+    /// deltas, readers start from the writer's first snapshot, so the snapshots after it (which share its
+    /// base) keep their scratches warm.
+    func prepare(_ plain: any Matcher, strategy: StrategyRegistry.Strategy, events: EventColumns, count: Int, threads: Int,
                  publication: Publication, set: TriggerSet, vocabulary: Vocabulary) throws -> Measurement {
+        let publishing = publication != .none && configuration.publishEveryMs != nil
+        let template = publishing && configuration.deltaTriggers != nil
+            ? WriterTemplate(try strategy.makeWriter(set, vocabulary, events.symbols)) : nil
+        let matcher = template?.writer.matcher ?? plain
         let m = Measurement(matcher, strategy: strategy.name, count: count, threads: threads, publication: publication, events: events,
-                            writerBuild: publication == .none || configuration.publishEveryMs == nil ? nil : try builder(strategy, set, vocabulary, events),
+                            writerBuild: publishing ? try builder(strategy, set, vocabulary, template: template) : nil,
                             everyMs: configuration.publishEveryMs)
         let warmup = min(configuration.warmupEvents, count)
         events.withView { view in

@@ -87,6 +87,14 @@ final class DeltaLayer: Sendable {
         @inline(__always)
         func isDead(_ j: Int32) -> Bool { dead[Int(j) >> 6] & (1 &<< UInt64(j & 63)) != 0 }
 
+        /// The overlay's matches, then `settle`. Out of line: inlined into `match`, the overlay's
+        /// evaluation loop gave every event a large frame to set up.
+        @inline(never)
+        func finish(_ i: Int, in events: EventView, scratch: MatchScratch) {
+            overlay?.match(i, in: events, scratch: scratch)
+            if scratch.count > 0 { settle(scratch) }
+        }
+
         /// Drops matches of dead base triggers and renumbers the rest into the snapshot's order.
         @inline(__always)
         func settle(_ scratch: MatchScratch) {
@@ -167,8 +175,6 @@ public struct LayeredMatcher<Base: LayerableMatcher>: Matcher {
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         base.match(i, in: events, scratch: scratch)
-        guard hot.active else { return }
-        hot.overlay?.match(i, in: events, scratch: scratch)
-        if scratch.count > 0 { hot.settle(scratch) }
+        if hot.active { hot.finish(i, in: events, scratch: scratch) }
     }
 }

@@ -86,7 +86,12 @@ struct OverlayRuns: Sendable {
         @inline(__always)
         func scan(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
             let (word, bit) = OverlayRuns.filterBit(key)
-            guard filter[word] & bit != 0 else { return }
+            if filter[word] & bit != 0 { search(key, i, events, scratch) }
+        }
+
+        /// Out of line: most events are turned away by the filter and need none of this.
+        @inline(never)
+        func search(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
             var lo = 0, hi = keyCount
             while lo < hi {
                 let mid = (lo + hi) >> 1

@@ -22,27 +22,34 @@ public struct TriggerSetDelta: Sendable {
     /// already present (or added twice), a removed or replaced id absent, an id named by two
     /// operations, or a set grown past `CorpusDecoder.maxTriggers`. `contains` answers for the current set.
     public func validate(count: Int, contains: (String) -> Bool) throws {
-        var seen: [String: String] = [:]
-        func claim(_ id: String, _ path: String) throws {
-            if let earlier = seen[id] {
-                throw InputError(path: path, reason: "trigger id also named by \(earlier); a delta may name each id once", triggerID: id)
-            }
-            seen[id] = path
-        }
-        for (k, id) in remove.enumerated() {
-            try claim(id, "remove[\(k)]")
-            guard contains(id) else { throw InputError(path: "remove[\(k)]", reason: "no trigger with this id is in the set", triggerID: id) }
-        }
-        for (k, t) in replace.enumerated() {
-            try claim(t.id, "replace[\(k)].id")
-            guard contains(t.id) else {
-                throw InputError(path: "replace[\(k)].id", reason: "no trigger with this id is in the set; add it instead", triggerID: t.id)
+        // The operation and index that named each id; paths are spelled out only for an error.
+        var seen: [String: (list: String, index: Int)] = [:]
+        seen.reserveCapacity(self.count)
+        func path(_ list: String, _ k: Int) -> String { list == "remove" ? "remove[\(k)]" : "\(list)[\(k)].id" }
+        func claim(_ id: String, _ list: String, _ k: Int) throws {
+            if let earlier = seen.updateValue((list, k), forKey: id) {
+                throw InputError(path: path(list, k), reason: "trigger id also named by \(path(earlier.list, earlier.index)); a delta may name each id once",
+                                 triggerID: id)
             }
         }
-        for (k, t) in add.enumerated() {
-            try claim(t.id, "add[\(k)].id")
-            guard !contains(t.id) else {
-                throw InputError(path: "add[\(k)].id", reason: "a trigger with this id is already in the set; replace it instead", triggerID: t.id)
+        for k in remove.indices {
+            let id = remove[k]
+            try claim(id, "remove", k)
+            guard contains(id) else { throw InputError(path: path("remove", k), reason: "no trigger with this id is in the set", triggerID: id) }
+        }
+        // By index: copying each Trigger out retains every field (a delta's cost is the writer's).
+        for k in replace.indices {
+            let id = replace[k].id
+            try claim(id, "replace", k)
+            guard contains(id) else {
+                throw InputError(path: path("replace", k), reason: "no trigger with this id is in the set; add it instead", triggerID: id)
+            }
+        }
+        for k in add.indices {
+            let id = add[k].id
+            try claim(id, "add", k)
+            guard !contains(id) else {
+                throw InputError(path: path("add", k), reason: "a trigger with this id is already in the set; replace it instead", triggerID: id)
             }
         }
         let after = count - remove.count + add.count
@@ -72,7 +79,8 @@ extension Trigger {
     /// Every string a matcher looks up for this trigger: event names, product, campaign and action ids,
     /// filter property keys and string constants (what a delta interns).
     public func forEachString(_ body: (String) -> Void) {
-        for condition in conditions {
+        for k in conditions.indices {
+            let condition = conditions[k]
             switch condition {
             case .customEvent(let name, _): body(name)
             case .purchase(let product, _): if let product { body(product) }

@@ -13,6 +13,9 @@ public protocol TriggerSetWriter: AnyObject {
     /// Applies `delta` and returns the new snapshot; a refused delta (`InputError`) changes nothing.
     @discardableResult
     func apply(_ delta: TriggerSetDelta) throws -> any Matcher
+    /// A new writer starting again from this writer's first snapshot, which its snapshots share (a
+    /// layered writer's base): readers holding that snapshot keep their scratches. Cheap.
+    func restarted() -> any TriggerSetWriter
 }
 
 /// The writer of a strategy that does not apply deltas: every delta rebuilds the whole set.
@@ -20,6 +23,7 @@ public final class RebuildingWriter: TriggerSetWriter {
     private var currentSet: TriggerSet
     private var symbols: SymbolTable
     private let make: (TriggerSet, Vocabulary) throws -> any Matcher
+    private let start: (set: TriggerSet, symbols: SymbolTable, matcher: any Matcher)
     public private(set) var matcher: any Matcher
     public private(set) var rebuilds = 0
     public var appliesDeltas: Bool { false }
@@ -33,7 +37,17 @@ public final class RebuildingWriter: TriggerSetWriter {
         self.symbols = symbols ?? vocabulary.symbols
         self.make = make
         matcher = try make(set, vocabulary)
+        start = (set, self.symbols, matcher)
     }
+
+    private init(restarting start: (set: TriggerSet, symbols: SymbolTable, matcher: any Matcher),
+                 make: @escaping (TriggerSet, Vocabulary) throws -> any Matcher) {
+        (currentSet, symbols, matcher) = start
+        self.start = start
+        self.make = make
+    }
+
+    public func restarted() -> any TriggerSetWriter { RebuildingWriter(restarting: start, make: make) }
 
     public func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
         let next = try currentSet.applying(delta)
@@ -70,6 +84,8 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     private var pending: [String: (rank: Int, trigger: Trigger)] = [:]
     private var nextRank: Int
     private var current: LayeredMatcher<Base>
+    /// The first snapshot and the table it began with (`restarted()`).
+    private let start: (snapshot: LayeredMatcher<Base>, symbols: SymbolTable)
     public private(set) var rebuilds = 0
     public var appliesDeltas: Bool { true }
     public var matcher: any Matcher { current }
@@ -81,7 +97,25 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         base = Base(set, vocabulary: vocabulary)
         baseSet = set
         (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: base.memoSlots)
-        current = LayeredMatcher(base: base, layer: DeltaLayer(
+        current = Self.clean(base, set, family)
+        start = (current, self.symbols)
+    }
+
+    private init(restarting start: (snapshot: LayeredMatcher<Base>, symbols: SymbolTable)) {
+        self.start = start
+        current = start.snapshot
+        symbols = start.symbols
+        base = start.snapshot.base
+        baseSet = start.snapshot.layer.baseSet
+        (_, dead, removed, nextRank) = Self.fresh(count: baseSet.triggers.count, memoSlots: 0)
+        family = start.snapshot.layer.family
+    }
+
+    public func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start) }
+
+    /// A snapshot of `base` alone.
+    private static func clean(_ base: Base, _ set: TriggerSet, _ family: DeltaFamily) -> LayeredMatcher<Base> {
+        LayeredMatcher(base: base, layer: DeltaLayer(
             family: family, baseSet: set, dead: FrozenBuffer([0]), hasDead: false, basePosition: nil, overlay: nil,
             overlayTriggers: [], overlayPosition: [], liveCount: set.triggers.count))
     }
@@ -101,8 +135,8 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
 
     public func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
         try delta.validate(count: current.triggerCount) { contains($0) }
-        for t in delta.add { t.forEachString { symbols.intern($0) } }
-        for t in delta.replace { t.forEachString { symbols.intern($0) } }
+        for k in delta.add.indices { delta.add[k].forEachString { symbols.intern($0) } }
+        for k in delta.replace.indices { delta.replace[k].forEachString { symbols.intern($0) } }
         let n0 = baseSet.triggers.count
         var removedBase = false
         func mask(_ j: Int) {
@@ -117,17 +151,18 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
             removedCount += 1
             removedBase = true
         }
-        for t in delta.replace {
-            if pending[t.id] != nil {
-                pending[t.id]!.trigger = t
+        for k in delta.replace.indices {
+            let id = delta.replace[k].id
+            if let i = pending.index(forKey: id) {
+                pending.values[i].trigger = delta.replace[k]
             } else {
-                let j = baseSet.indexByID[t.id]!
+                let j = baseSet.indexByID[id]!
                 mask(j)
-                pending[t.id] = (j, t)
+                pending[id] = (j, delta.replace[k])
             }
         }
-        for t in delta.add {
-            pending[t.id] = (nextRank, t)
+        for k in delta.add.indices {
+            pending[delta.add[k].id] = (nextRank, delta.add[k])
             nextRank += 1
         }
         if removedBase { basePosition = renumberedBase() }
@@ -153,13 +188,18 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     /// The pending triggers in rank order, with their positions in the current set.
     private func rankedPending() -> (triggers: [Trigger], positions: [Int32], liveCount: Int) {
         let n0 = baseSet.triggers.count
-        let ranked = pending.values.sorted { $0.rank < $1.rank }
+        // Sorted as (rank, index) pairs, then each trigger copied once, into the overlay's list.
+        var order = pending.indices.map { (rank: pending[$0].value.rank, index: $0) }
+        order.sort { $0.rank < $1.rank }
         // Base triggers still in the set (a replaced one is masked in the base but counted here).
         let baseLive = n0 - removedCount
         var positions: [Int32] = []
-        positions.reserveCapacity(ranked.count)
+        positions.reserveCapacity(order.count)
         var added: Int32 = 0
-        for p in ranked {
+        var triggers: [Trigger] = []
+        triggers.reserveCapacity(order.count)
+        for p in order {
+            triggers.append(pending.values[p.index].trigger)
             if p.rank < n0 {
                 positions.append(basePosition?[p.rank] ?? Int32(p.rank))
             } else {
@@ -167,7 +207,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
                 added += 1
             }
         }
-        return (ranked.map(\.trigger), positions, baseLive + Int(added))
+        return (triggers, positions, baseLive + Int(added))
     }
 
     /// The layer of the current history: the overlay compiled from the pending triggers in rank order.
@@ -197,8 +237,6 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         basePosition = nil
         pending = [:]
         rebuilds += 1
-        current = LayeredMatcher(base: base, layer: DeltaLayer(
-            family: family, baseSet: set, dead: FrozenBuffer([0]), hasDead: false, basePosition: nil, overlay: nil,
-            overlayTriggers: [], overlayPosition: [], liveCount: set.triggers.count))
+        current = Self.clean(base, set, family)
     }
 }

@@ -14,7 +14,7 @@ public final class TriggerSet: Sendable {
         self.actionCategories = actionCategories
         var map: [String: Int] = [:]
         map.reserveCapacity(triggers.count)
-        for (i, t) in triggers.enumerated() { map[t.id] = i }
+        for i in triggers.indices { map[triggers[i].id] = i }
         self.indexByID = map
     }
 }
