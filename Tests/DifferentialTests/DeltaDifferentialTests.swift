@@ -52,7 +52,7 @@ final class DeltaDifferentialTests: XCTestCase {
     }
 
     func testDeltaBuiltSnapshotsEqualFromScratchBuilds() throws {
-        let seeds = UInt64(ProcessInfo.processInfo.environment["DELTA_SEEDS"].flatMap(Int.init) ?? 150)
+        let seeds = UInt64(ProcessInfo.processInfo.environment["DELTA_SEEDS"].flatMap(Int.init) ?? 100)
         for seed in 1...seeds {
             if let failure = try Self.disagreement(seed: seed) {
                 XCTFail(failure)

@@ -64,6 +64,15 @@ func replayThroughSnapshots(_ benchmark: Benchmark, _ fixture: Fixture, _ curren
     }
 }
 
+/// Deltas against the fixture's set: `step` even replaces every 20th trigger by itself with a raised
+/// priority and adds five triggers on a new name; odd puts the originals back and removes those five.
+func delta(_ set: TriggerSet, step: Int) -> TriggerSetDelta {
+    let pool = stride(from: 0, to: set.triggers.count, by: 20).map { set.triggers[$0] }
+    let added = (0..<5).map { Trigger(id: "micro-delta-\($0)", conditions: [.customEvent(name: "micro-delta-event", filters: FilterCNF(clauses: []))]) }
+    if step % 2 == 1 { return TriggerSetDelta(remove: added.map(\.id), replace: pool) }
+    return TriggerSetDelta(add: added, replace: pool.map { var t = $0; t.priority += 1; return t })
+}
+
 let benchmarks: @Sendable () -> Void = {
     let fixture = Fixture.shared
     let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
@@ -103,5 +112,28 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("publication-mutex", configuration: configuration) { benchmark in
         let publisher = MutexPublisher(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary))
         replayThroughSnapshots(benchmark, fixture) { publisher.load() }
+    }
+
+    // Delta publication: matching through a layered snapshot (a base trigger removed, others replaced,
+    // some added: every step of the layer is on the path) allocates nothing per event; applying a delta
+    // makes a held number of mallocs.
+    for strategy in StrategyRegistry.all where strategy.name == CompiledMatcher.strategyName || strategy.name == PredicateIndexMatcher.strategyName {
+        Benchmark("match-delta-\(strategy.name)", configuration: configuration) { benchmark in
+            let writer = try strategy.makeWriter(fixture.set, fixture.vocabulary, fixture.events.symbols)
+            try writer.apply(TriggerSetDelta(remove: [fixture.set.triggers[1].id]))
+            try writer.apply(delta(fixture.set, step: 0))
+            replay(writer.matcher, benchmark, fixture)
+        }
+        var config = configuration
+        config.scalingFactor = .one
+        Benchmark("delta-\(strategy.name)", configuration: config) { benchmark in
+            let writer = try strategy.makeWriter(fixture.set, fixture.vocabulary, fixture.events.symbols)
+            for step in 0..<2 { try writer.apply(delta(fixture.set, step: step)) }
+            var step = 0
+            for _ in benchmark.scaledIterations {
+                blackHole(try writer.apply(delta(fixture.set, step: step)))
+                step += 1
+            }
+        }
     }
 }
