@@ -18,6 +18,9 @@ public enum BuildTiming {
         /// Of the timed deltas (`measureDeltas`), how many were full rebuilds: a layered writer's merges,
         /// or all of them for a strategy that rebuilds.
         public var fullRebuilds: Int?
+        /// jemalloc's bytes in use after the timed deltas minus before them (`measureDeltas`, an even
+        /// number of deltas, so the writer holds the same set): what the deltas did not give back.
+        public var heapGrowthBytes: Int?
     }
 
     /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
@@ -43,8 +46,8 @@ public enum BuildTiming {
     }
 
     /// What applying a delta costs a writer, measured alone: for each strategy a writer of `set` applies
-    /// `warmup` `BenchDeltas` deltas of `triggers` triggers untimed, then `deltas` timed one by one, then
-    /// one more with its allocations counted. A strategy that does not apply deltas rebuilds the set.
+    /// `warmup` `BenchDeltas` deltas of `triggers` triggers untimed, then `deltas` (rounded up to even)
+    /// timed one by one, then one more with its allocations counted. A strategy that does not apply deltas rebuilds the set.
     public static func measureDeltas(_ set: TriggerSet, strategies: [String], triggers: Int, deltas: Int, warmup: Int = 10,
                                      pauseMs: Int = 0) throws -> [Row] {
         let vocabulary = Vocabulary(set)
@@ -54,8 +57,9 @@ public enum BuildTiming {
             for _ in 0..<warmup { try writer.apply(sequence.next()) }
             let rebuildsBefore = writer.rebuilds
             var nanos: [UInt64] = []
-            nanos.reserveCapacity(deltas)
-            for _ in 0..<deltas {
+            nanos.reserveCapacity(deltas + 1)
+            let heapBefore = AllocatorStats.allocatedBytes()
+            for _ in 0..<(deltas + deltas % 2) {
                 if pauseMs > 0 { Thread.sleep(forTimeInterval: Double(pauseMs) / 1000) }
                 let delta = sequence.next()
                 let t0 = Clock.now()
@@ -64,9 +68,12 @@ public enum BuildTiming {
                 withExtendedLifetime(matcher) {}
             }
             let rebuilds = writer.rebuilds - rebuildsBefore
+            let heapGrowth = AllocatorStats.allocatedBytes() - heapBefore
             let delta = sequence.next()
             let counted = try AllocatorStats.counting { try withExtendedLifetime(writer.apply(delta)) {} }
-            return row(name, nanos, counted, fullRebuilds: rebuilds)
+            var timed = row(name, nanos, counted, fullRebuilds: rebuilds)
+            timed.heapGrowthBytes = heapGrowth
+            return timed
         }
     }
 

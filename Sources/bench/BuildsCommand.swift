@@ -15,7 +15,8 @@ struct BuildsCommand: ParsableCommand {
             bytes are jemalloc's exact counts for one more build. With --delta-triggers N, a writer applies \
             deltas of N triggers instead (the ones bench run --delta-triggers publishes): compiled and \
             predicate-index apply them to layered snapshots, the others rebuild the set; the full-rebuilds \
-            column counts the timed deltas that rebuilt it.
+            column counts the timed deltas that rebuilt it, and heap Δ is what the heap grew over them \
+            (an even number, so the writer ends holding the set it began with).
             """)
 
     @Option(help: "A preset name from Corpora/workloads or a spec file path (default: default). Not with --corpus.")
@@ -59,12 +60,13 @@ struct BuildsCommand: ParsableCommand {
         let what = deltaTriggers.map { "\(builds) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"
         try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(what)" + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         let unit = deltaTriggers == nil ? "build" : "delta"
-        try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds"))
+        try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  heap Δ KB"))
         for r in rows {
             try TextOutput.printLine(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)
                 + String(format: "  %7.1f  %7.1f  %7.1f  %13.0f  %9.1f", r.meanMicroseconds, r.p50Microseconds, r.p99Microseconds,
                          r.allocationsPerBuild, r.bytesPerBuild / 1024)
-                + (r.fullRebuilds.map { String(format: "  %13d", $0) } ?? ""))
+                + (r.fullRebuilds.map { String(format: "  %13d", $0) } ?? "")
+                + (r.heapGrowthBytes.map { String(format: "  %+10.1f", Double($0) / 1024) } ?? ""))
         }
     }
 }
