@@ -21,10 +21,19 @@ public enum InstructionCounter {
 
     /// The hidden child mode: replays `count` events through `strategy` with counting on, and returns the
     /// checksum (printed for the parent, which checks it against the other strategies).
-    public static func runCountedRegion(input: RunInput, strategy name: String, count: Int) throws -> MatchChecksum {
+    /// `deltaTriggers`: count matching through the snapshot a writer publishes after one `BenchDeltas`
+    /// delta of that many triggers (edited and added triggers in its layer) instead of a plain build.
+    public static func runCountedRegion(input: RunInput, strategy name: String, count: Int, deltaTriggers: Int? = nil) throws -> MatchChecksum {
         let strategy = try StrategyRegistry.option(name)
         let events = input.events
-        let matcher = try strategy.make(input.set, input.vocabulary)
+        let matcher: any Matcher
+        if let deltaTriggers {
+            let writer = try strategy.makeWriter(input.set, input.vocabulary, events.symbols)
+            var deltas = BenchDeltas(input.set, triggers: deltaTriggers)
+            matcher = try writer.apply(deltas.next())
+        } else {
+            matcher = try strategy.make(input.set, input.vocabulary)
+        }
         let n = min(count, events.count)
         return events.withView { view in
             let scratch = matcher.makeScratch(for: events)
@@ -53,7 +62,7 @@ public enum InstructionCounter {
     ///   - input: the arguments that make the child read the same input (`--workload W`, or `--corpus C --event-log E`).
     ///   - events: the event count the child replays (`reference` replays `referenceEvents`).
     public static func count(input: [String], eventsOverride: Int?, strategies: [String], events: Int, referenceEvents: Int,
-                             progress: (String) -> Void = { _ in }) throws -> [Count] {
+                             deltaTriggers: Int? = nil, progress: (String) -> Void = { _ in }) throws -> [Count] {
         let valgrind = try Self.findValgrind()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-callgrind-\(getpid())")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -70,6 +79,7 @@ public enum InstructionCounter {
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
                         binary, "instructions", "--child", strategy, "--events", String(n)] + input
             if let eventsOverride { args += ["--workload-events", String(eventsOverride)] }
+            if let deltaTriggers { args += ["--delta-triggers", String(deltaTriggers)] }
             let stdout = try Subprocess.run(valgrind, args, what: "valgrind --tool=callgrind")
             guard let checksum = stdout.split(separator: "\n").last(where: { $0.hasPrefix("checksum ") })?.dropFirst(9) else {
                 throw InputError(file: out, path: "", reason: "the counted child printed no checksum")

@@ -28,6 +28,9 @@ struct InstructionsCommand: ParsableCommand {
     @Option(help: "Write the counts into this results JSON (its 1-thread, unpublished rows); checksums must agree.")
     var mergeInto: String?
 
+    @Option(parsing: .unconditional, help: "Count matching through the snapshot a delta writer publishes after one delta of N triggers (as bench run --delta-triggers publishes them): the per-event cost of a delta layer. Not with --merge-into.")
+    var deltaTriggers: Int?
+
     @Option(parsing: .unconditional, help: .hidden) var child: String?
     @Option(parsing: .unconditional, help: .hidden) var workloadEvents: Int?
 
@@ -37,6 +40,10 @@ struct InstructionsCommand: ParsableCommand {
             if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
         }
         try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        if let deltaTriggers {
+            try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
+            if mergeInto != nil { throw ValidationError("--merge-into fills a run's unpublished rows; counts through a delta snapshot belong to none of them") }
+        }
     }
 
     func run() throws {
@@ -44,7 +51,8 @@ struct InstructionsCommand: ParsableCommand {
         if let child {
             if let workloadEvents { spec.events = workloadEvents }
             let data = try RunInput.load(workload: spec, files: input.files(lines: workloadEvents))
-            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, count: events ?? data.events.count)
+            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, count: events ?? data.events.count,
+                                                               deltaTriggers: deltaTriggers)
             try TextOutput.printLine("checksum \(sum.hex)")
             return
         }
@@ -57,7 +65,7 @@ struct InstructionsCommand: ParsableCommand {
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(input: input.arguments(defaultWorkload: "tiny"), eventsOverride: events, strategies: names, events: replayed,
-                                                  referenceEvents: referenceEvents, progress: { progress.note($0) })
+                                                  referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })
         progress.note("")
         if var report = merged, let mergedFile {
             do { try report.merge(counts) } catch let mismatch as ChecksumMismatch {

@@ -60,6 +60,9 @@ struct OverlayRuns: Sendable {
         self.filter = FrozenBuffer(filter)
     }
 
+    /// Runs of no triggers, whose view stands in for a missing overlay; lives for the process.
+    static let emptyRuns = OverlayRuns(TriggerSet(triggers: []), vocabulary: Vocabulary(symbols: SymbolTable()), slotBase: 0)
+
     /// What matching reads, as plain pointers (valid while these runs live): a reader copies this into its
     /// snapshot, so matching retains and releases nothing (a retain per event on objects every reader
     /// shares made two readers fight over their reference counts).
@@ -68,6 +71,8 @@ struct OverlayRuns: Sendable {
     }
 
     struct View: @unchecked Sendable {
+        /// A view with no runs (`keyCount` 0), for a layer without an overlay.
+        static let empty = OverlayRuns.emptyRuns.view
         let tables: PredicateProgram.Tables
         let entries: UnsafeMutablePointer<PredicateProgram.Entry>
         let keys: UnsafeMutablePointer<UInt64>
@@ -75,18 +80,12 @@ struct OverlayRuns: Sendable {
         let start: UnsafeMutablePointer<Int32>
         let filter: UnsafeMutablePointer<UInt64>
 
-        /// Scans the runs event `i` looks at (its key's, and its kind's "any" run), adding to `scratch`.
+        /// Scans the run of `key` if the filter lets it through.
         @inline(__always)
-        func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
-            let kind = events.kinds[i], id = events.keys[i]
-            if id >= 0 { scan(OverlayRuns.key(kind: kind, id: id), i, events, scratch) }
-            if kind != EventKindCode.customEvent.rawValue { scan(OverlayRuns.key(kind: kind, id: -1), i, events, scratch) }
-        }
-
-        @inline(__always)
-        func scan(_ key: UInt64, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        static func scan(_ view: UnsafeMutablePointer<View>, _ filter: UnsafeMutablePointer<UInt64>, _ key: UInt64, _ i: Int,
+                         _ events: EventView, _ scratch: MatchScratch) {
             let (word, bit) = OverlayRuns.filterBit(key)
-            if filter[word] & bit != 0 { search(key, i, events, scratch) }
+            if filter[word] & bit != 0 { view.pointee.search(key, i, events, scratch) }
         }
 
         /// Out of line: most events are turned away by the filter and need none of this.

@@ -83,13 +83,13 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     /// base's end in order of addition) and current definition.
     private var pending: [String: (rank: Int, trigger: Trigger)] = [:]
     private var nextRank: Int
-    private var current: LayeredMatcher<Base>
+    private var current: Base.Snapshot
     /// The first snapshot and the table it began with (`restarted()`).
-    private let start: (snapshot: LayeredMatcher<Base>, symbols: SymbolTable)
+    private let start: (snapshot: Base.Snapshot, symbols: SymbolTable)
     public private(set) var rebuilds = 0
     public var appliesDeltas: Bool { true }
     public var matcher: any Matcher { current }
-    public var triggerCount: Int { current.triggerCount }
+    public var triggerCount: Int { current.layer.liveCount }
 
     /// `symbols`: the table the readers' events were interned with (`vocabulary`'s, extended by theirs).
     public init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil) {
@@ -101,7 +101,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         start = (current, self.symbols)
     }
 
-    private init(restarting start: (snapshot: LayeredMatcher<Base>, symbols: SymbolTable)) {
+    private init(restarting start: (snapshot: Base.Snapshot, symbols: SymbolTable)) {
         self.start = start
         current = start.snapshot
         symbols = start.symbols
@@ -114,9 +114,9 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     public func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start) }
 
     /// A snapshot of `base` alone.
-    private static func clean(_ base: Base, _ set: TriggerSet, _ family: DeltaFamily) -> LayeredMatcher<Base> {
-        LayeredMatcher(base: base, layer: DeltaLayer(
-            family: family, baseSet: set, dead: FrozenBuffer([0]), hasDead: false, basePosition: nil, overlay: nil,
+    private static func clean(_ base: Base, _ set: TriggerSet, _ family: DeltaFamily) -> Base.Snapshot {
+        Base.Snapshot(base: base, layer: DeltaLayer(
+            family: family, baseSet: set, dead: FrozenBuffer([0]), deadCount: 0, basePosition: nil, overlay: nil,
             overlayTriggers: [], overlayPosition: [], liveCount: set.triggers.count))
     }
 
@@ -134,7 +134,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     }
 
     public func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
-        try delta.validate(count: current.triggerCount) { contains($0) }
+        try delta.validate(count: triggerCount) { contains($0) }
         for k in delta.add.indices { delta.add[k].forEachString { symbols.intern($0) } }
         for k in delta.replace.indices { delta.replace[k].forEachString { symbols.intern($0) } }
         let n0 = baseSet.triggers.count
@@ -169,7 +169,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         if pending.count > Self.overlayLimit || deadCount * 4 > max(n0, 64) {
             merge()
         } else {
-            current = LayeredMatcher(base: base, layer: layer())
+            current = Base.Snapshot(base: base, layer: layer())
         }
         return current
     }
@@ -219,7 +219,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
                                         actionCategories: baseSet.actionCategories)
             overlay = OverlayRuns(overlaySet, vocabulary: Vocabulary(symbols: symbols), slotBase: Int32(baseSet.triggers.count))
         }
-        return DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), hasDead: deadCount > 0, basePosition: basePosition,
+        return DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
                           overlay: overlay, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount)
     }
 

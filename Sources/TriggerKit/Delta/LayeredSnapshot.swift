@@ -1,0 +1,104 @@
+/// A strategy a delta writer can keep as the shared base of its snapshots (`compiled`, `predicate-index`).
+public protocol LayerableMatcher: Matcher {
+    associatedtype Snapshot: LayeredSnapshot where Snapshot.Base == Self
+    init(_ set: TriggerSet, vocabulary: Vocabulary)
+    /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
+    var listCapacity: Int { get }
+    /// Regex memo slots a scratch needs.
+    var memoSlots: Int { get }
+    /// `match` after `scratch.begin()`.
+    func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch)
+}
+
+extension CompiledMatcher: LayerableMatcher {
+    public typealias Snapshot = LayeredCompiledMatcher
+    public var listCapacity: Int { 0 }
+    public var memoSlots: Int { program.regexes.count }
+}
+
+extension PredicateIndexMatcher: LayerableMatcher {
+    public typealias Snapshot = LayeredPredicateIndexMatcher
+    public var listCapacity: Int { largestCrowd }
+    public var memoSlots: Int { program.regexes.count }
+}
+
+/// A snapshot a delta writer publishes: a base matcher shared with every snapshot since the last
+/// merge, and the layer that says what changed since. Matches are reported in the snapshot's own
+/// order, as a from-scratch build of the same set would report them.
+///
+/// One concrete type per base (`LayeredCompiledMatcher`, `LayeredPredicateIndexMatcher`), not one
+/// generic struct: readers reach `match` through the protocol witness, and a generic struct's witness
+/// is its unspecialised body, which cost 52 instructions per event on `default` before the base's
+/// `match` was even called. A concrete type's witness calls a specialised body.
+public protocol LayeredSnapshot: Matcher {
+    associatedtype Base: LayerableMatcher
+    var base: Base { get }
+    var layer: DeltaLayer { get }
+    /// The layer's pointers (owned by `layer`): matching loads nothing from the layer object.
+    var hot: UnsafePointer<DeltaLayer.View> { get }
+    init(base: Base, layer: DeltaLayer)
+}
+
+extension LayeredSnapshot {
+    public static var strategyName: String { Base.strategyName }
+
+    /// Built on first use: copies every trigger.
+    public var triggerSet: TriggerSet { layer.triggerSet }
+
+    /// Triggers in the snapshot.
+    public var triggerCount: Int { layer.liveCount }
+
+    public func makeScratch(for events: EventColumns) -> MatchScratch {
+        let family = layer.family
+        return MatchScratch(triggerCount: family.scratchTriggers, memoSlots: family.memoSlots,
+                            memoStride: MatchScratch.memoStride(regexes: family.memoSlots, for: events), listCapacity: base.listCapacity)
+    }
+
+    public func canReuseScratch(of previous: any Matcher) -> Bool {
+        (previous as? Self)?.layer.family === layer.family
+    }
+}
+
+/// A delta snapshot of `compiled`. Unchecked Sendable: `hot` points into `layer`, immutable and kept alive by it.
+public struct LayeredCompiledMatcher: LayeredSnapshot, @unchecked Sendable {
+    public let base: CompiledMatcher
+    public let layer: DeltaLayer
+    public let hot: UnsafePointer<DeltaLayer.View>
+
+    public init(base: CompiledMatcher, layer: DeltaLayer) {
+        self.base = base
+        self.layer = layer
+        hot = layer.hot
+    }
+
+    // Here, not in the protocol extension: there `base` and `hot` are read through the protocol's
+    // getters, which copied (and retained) the base per event.
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        DeltaLayer.View.stampMasked(hot, scratch)
+        base.matchBegun(i, in: events, scratch: scratch)
+        DeltaLayer.View.finish(hot, i, in: events, scratch: scratch)
+    }
+}
+
+/// A delta snapshot of `predicate-index`. Unchecked Sendable, as `LayeredCompiledMatcher`.
+public struct LayeredPredicateIndexMatcher: LayeredSnapshot, @unchecked Sendable {
+    public let base: PredicateIndexMatcher
+    public let layer: DeltaLayer
+    public let hot: UnsafePointer<DeltaLayer.View>
+
+    public init(base: PredicateIndexMatcher, layer: DeltaLayer) {
+        self.base = base
+        self.layer = layer
+        hot = layer.hot
+    }
+
+    // Here, not in the protocol extension: there `base` and `hot` are read through the protocol's
+    // getters, which copied (and retained) the base per event.
+    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        DeltaLayer.View.stampMasked(hot, scratch)
+        base.matchBegun(i, in: events, scratch: scratch)
+        DeltaLayer.View.finish(hot, i, in: events, scratch: scratch)
+    }
+}
