@@ -42,4 +42,12 @@ final class FuzzRegressionTests: XCTestCase {
             }
         }
     }
+
+    func testHostileDeltasAreRefusedWithAPathError() throws {
+        let all = try inputs("delta")
+        XCTAssertFalse(all.isEmpty)
+        for (name, bytes) in all {
+            XCTAssertThrowsError(try DeltaDecoder.decode(bytes: bytes), name) { XCTAssertTrue($0 is InputError, "\(name): \($0)") }
+        }
+    }
 }

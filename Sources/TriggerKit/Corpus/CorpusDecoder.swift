@@ -12,23 +12,27 @@ public enum CorpusDecoder {
     public static let maxFileBytes = 1 << 29
 
     /// Reads, parses and validates the corpus at `path`.
-    public static func load(path: String) throws -> TriggerSet {
+    public static func load(path: String) throws -> TriggerSet { try document(at: path, decode: decode(bytes:)) }
+
+    public static func decode(bytes: [UInt8]) throws -> TriggerSet { try decode(parse(bytes)) }
+
+    /// `decode` of the file at `path` (at most `maxFileBytes`), its errors attributed to the file.
+    static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
         let bytes = try InputFile.read(path, limit: maxFileBytes)
         do {
-            return try decode(bytes: bytes)
+            return try decode(bytes)
         } catch let error as InputError {
             throw error.inFile(path)
         }
     }
 
-    public static func decode(bytes: [UInt8]) throws -> TriggerSet {
-        let json: JSONValue
+    /// The JSON of a document, or its syntax error as an `InputError` at its line and column.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         do {
-            json = try JSONParser.parse(bytes)
+            return try JSONParser.parse(bytes)
         } catch {
             throw InputError(path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }
-        return try decode(json)
     }
 
     public static func decode(_ json: JSONValue) throws -> TriggerSet {

@@ -4,22 +4,10 @@
 public enum DeltaDecoder {
     public static let format = "trigger-delta/1"
 
-    public static func load(path: String) throws -> TriggerSetDelta {
-        let bytes = try InputFile.read(path, limit: CorpusDecoder.maxFileBytes)
-        do {
-            return try decode(bytes: bytes)
-        } catch let error as InputError {
-            throw error.inFile(path)
-        }
-    }
+    public static func load(path: String) throws -> TriggerSetDelta { try CorpusDecoder.document(at: path, decode: decode(bytes:)) }
 
     public static func decode(bytes: [UInt8]) throws -> TriggerSetDelta {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(bytes)
-        } catch {
-            throw InputError(path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
-        }
+        let json = try CorpusDecoder.parse(bytes)
         let root = try JSONNode(value: json, path: "").object(allowed: ["format", "add", "remove", "replace", "description"], what: "a delta")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
         guard try format.string(what: "the delta format") == Self.format else {
