@@ -57,7 +57,7 @@ struct BuildsCommand: ParsableCommand {
         let names = try RunOptions.parseStrategies(strategies)
         let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: names, triggers: $0, deltas: builds, pauseMs: pauseMs) }
             ?? BuildTiming.measure(set, strategies: names, builds: builds, pauseMs: pauseMs)
-        let what = deltaTriggers.map { "\(builds) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"
+        let what = deltaTriggers.map { "\(builds + builds % 2) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"
         try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(what)" + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         let unit = deltaTriggers == nil ? "build" : "delta"
         try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  heap Δ KB"))

@@ -42,7 +42,7 @@ struct InstructionsCommand: ParsableCommand {
         try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
         if let deltaTriggers {
             try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
-            if mergeInto != nil { throw ValidationError("--merge-into fills a run's unpublished rows; counts through a delta snapshot belong to none of them") }
+            if mergeInto != nil { throw ValidationError("--merge-into fills a run's unpublished rows and counts through a delta snapshot belong to none of them; pass one or the other") }
         }
     }
 

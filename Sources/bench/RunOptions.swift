@@ -65,7 +65,7 @@ struct RunOptions: ParsableArguments {
         if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
         if let deltaTriggers {
             try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
-            guard publishEveryMs != nil, publication.split(separator: ",").contains(where: { $0 == "lock-free" || $0 == "mutex" }) else {
+            guard publishEveryMs != nil, try Limits.list("--publication", publication).contains(where: { $0 == "lock-free" || $0 == "mutex" }) else {
                 throw ValidationError("--delta-triggers needs --publish-every-ms M (how often the writer publishes a delta) and --publication lock-free or mutex")
             }
             guard !prebuiltSets else { throw ValidationError("--delta-triggers and --prebuilt-sets are two kinds of writer; pass one") }

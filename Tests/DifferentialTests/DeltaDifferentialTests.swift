@@ -26,12 +26,18 @@ final class DeltaDifferentialTests: XCTestCase {
 
     /// A random delta against `set`: removals, replacements and additions in random numbers, sometimes
     /// many (so writers merge), sometimes naming an absent id (so it must be refused).
-    static func delta(_ set: TriggerSet, _ donors: [Trigger], step: Int, _ rng: inout DeterministicRandom) -> (TriggerSetDelta, valid: Bool) {
+    /// `gone`: ids removed earlier, which an addition may bring back (a masked base trigger added anew).
+    static func delta(_ set: TriggerSet, _ donors: [Trigger], step: Int, gone: inout [String],
+                      _ rng: inout DeterministicRandom) -> (TriggerSetDelta, valid: Bool) {
         var ids = set.triggers.map(\.id)
         var delta = TriggerSetDelta()
         let size = rng.chance(0.15) ? rng.between(20, 300) : rng.between(1, 12)
         for k in 0..<size {
-            switch rng.below(3) {
+            switch rng.below(4) {
+            case 3 where !gone.isEmpty:
+                var t = donors[rng.below(donors.count)]
+                t.id = gone.remove(at: rng.below(gone.count))
+                delta.add.append(t)
             case 0 where !ids.isEmpty:
                 delta.remove.append(ids.remove(at: rng.below(ids.count)))
             case 1 where !ids.isEmpty:
@@ -48,6 +54,7 @@ final class DeltaDifferentialTests: XCTestCase {
             delta.remove.append("absent-\(step)")
             return (delta, false)
         }
+        gone += delta.remove
         return (delta, true)
     }
 
@@ -71,8 +78,11 @@ final class DeltaDifferentialTests: XCTestCase {
         let strategies = StrategyRegistry.all.filter { $0.name != FloorMatcher.strategyName }
         let writers = try strategies.map { try $0.makeWriter(set, vocabulary, events.symbols) }
         var readers = writers.map { (matcher: $0.matcher, scratch: $0.matcher.makeScratch(for: events)) }
+        var gone: [String] = []
         for step in 0..<10 {
-            let (delta, valid) = Self.delta(set, donors, step: step, &rng)
+            let before = gone
+            let (delta, valid) = Self.delta(set, donors, step: step, gone: &gone, &rng)
+            if !valid { gone = before }
             if valid { set = try set.applying(delta) }
             for (k, writer) in writers.enumerated() {
                 do {

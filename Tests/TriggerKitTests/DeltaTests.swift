@@ -93,4 +93,24 @@ final class DeltaTests: XCTestCase {
         XCTAssertNil(e.handle(helper.event("a", at: 2)))
         XCTAssertEqual(e.completeSync(with: e.triggerSet).count, 2)
     }
+
+    func testATriggerAddedBackKeepsItsNewMessagesAndAWholeSetSyncDiscardsNothing() throws {
+        let (e, d) = helper.engine([helper.trigger("x", on: "x", delay: 10), helper.trigger("y", on: "y", delay: 10)], interval: 0)
+        _ = e.handle(helper.event("x", at: 1))
+        e.beginSync()
+        try e.completeSync(with: TriggerSetDelta(remove: ["x"]))
+        e.beginSync()
+        try e.completeSync(with: TriggerSetDelta(add: [helper.trigger("x", on: "x", delay: 10)]))
+        _ = e.handle(helper.event("y", at: 2))
+        // A whole-set sync without y keeps y's waiting message, as before deltas existed.
+        e.beginSync()
+        e.completeSync(with: TriggerSet(triggers: [helper.trigger("x", on: "x", delay: 10)], minimumTriggerInterval: 0))
+        e.advance(to: 13)
+        e.dismiss(at: 14)
+        // x added back: its new message is shown, though a delta removed x before.
+        _ = e.handle(helper.event("x", at: 15))
+        e.advance(to: 30)
+        XCTAssertEqual(d.records.filter { $0.reason == .triggerRemoved }.map(\.triggerID), ["x"])
+        XCTAssertEqual(d.shown.compactMap(\.triggerID), ["y", "x"])
+    }
 }

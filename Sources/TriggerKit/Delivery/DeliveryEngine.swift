@@ -36,9 +36,11 @@ public final class DeliveryEngine {
     public private(set) var autoDismissAt: Double?
     private var records: [DisplayRecord] = []
     private var syncInFlight = false
-    /// Triggers deltas removed (and no later delta added back): their waiting messages are discarded
-    /// when the presenter reaches them.
-    public private(set) var removedTriggerIDs: Set<String> = []
+    /// Delta syncs completed so far; each waiting message records the count it was made at.
+    public private(set) var syncGeneration = 0
+    /// The generation at which a delta last removed each trigger: a waiting message of that trigger made
+    /// before it is discarded when the presenter reaches it. Pruned to triggers that still have one.
+    public private(set) var removedAt: [String: Int] = [:]
     private var eventsDuringSync: [Event] = []
 
     /// - Parameters:
@@ -162,9 +164,10 @@ public final class DeliveryEngine {
         outcome.winner = matched[ranked[0]]
         outcome.verdicts = verdicts.map { $0! }
 
-        let pending = PendingMessage(
+        var pending = PendingMessage(
             trigger: winner, message: winner.message, triggeredAt: event.time,
             expiresAt: event.time + winner.effectiveTimeout, fallbacks: ranked.dropFirst().map { triggers[matched[$0]] })
+        pending.syncGeneration = syncGeneration
         withdrawPending(triggerID: winner.id)
         if winner.delay > 0 {
             scheduled.append((event.time + winner.delay, pending))
@@ -225,7 +228,7 @@ public final class DeliveryEngine {
         if message.message.orientation != .any, message.message.orientation.rawValue != orientation.rawValue {
             return record(message, .discarded, .orientationMismatch)
         }
-        if let id = message.triggerID, removedTriggerIDs.contains(id) { return record(message, .discarded, .triggerRemoved) }
+        if let id = message.triggerID, removed(id, before: message.syncGeneration) { return record(message, .discarded, .triggerRemoved) }
         if let trigger = message.trigger {
             // Rule 5: re-eligibility and the interval are checked again at display time.
             if let last = lastDisplayOfTrigger[trigger.id], !isReEligible(trigger, lastDisplayed: last) {
@@ -257,11 +260,13 @@ public final class DeliveryEngine {
         var rest = failed.fallbacks[...]
         while let next = rest.popFirst() {
             let expiresAt = failed.triggeredAt + next.effectiveTimeout
-            guard now <= expiresAt, !removedTriggerIDs.contains(next.id) else { continue }
+            guard now <= expiresAt, !removed(next.id, before: failed.syncGeneration) else { continue }
             withdrawPending(triggerID: next.id)
-            return attemptDisplay(PendingMessage(
+            var fallback = PendingMessage(
                 trigger: next, message: next.message, triggeredAt: failed.triggeredAt,
-                expiresAt: expiresAt, fallbacks: Array(rest)))
+                expiresAt: expiresAt, fallbacks: Array(rest))
+            fallback.syncGeneration = failed.syncGeneration
+            return attemptDisplay(fallback)
         }
     }
 
@@ -307,8 +312,20 @@ public final class DeliveryEngine {
     @discardableResult
     public func completeSync(with delta: TriggerSetDelta) throws -> [DeliveryOutcome] {
         let newSet = try triggerSet.applying(delta)
-        removedTriggerIDs.formUnion(delta.remove)
-        for t in delta.add { removedTriggerIDs.remove(t.id) }
+        syncGeneration += 1
+        for id in delta.remove { removedAt[id] = syncGeneration }
+        // Only removals that can still discard something are kept.
+        var waiting = Set<String>()
+        for m in stack + scheduled.map(\.message) {
+            if let id = m.triggerID { waiting.insert(id) }
+            for f in m.fallbacks { waiting.insert(f.id) }
+        }
+        removedAt = removedAt.filter { waiting.contains($0.key) }
         return completeSync(with: newSet)
+    }
+
+    /// Whether a delta removed trigger `id` after generation `generation` (so a message made then is stale).
+    private func removed(_ id: String, before generation: Int) -> Bool {
+        removedAt[id].map { $0 > generation } ?? false
     }
 }

@@ -18,6 +18,9 @@ public struct PendingMessage: Sendable {
     public let expiresAt: Double
     /// Losing candidates, best first, tried in turn when this message's assets fail to load.
     public let fallbacks: [Trigger]
+    /// How many delta syncs the engine had completed when the message was made: a delta that removes
+    /// its trigger later discards it (`trigger_removed`), while a trigger added back keeps its new messages.
+    public var syncGeneration = 0
 
     public var triggerID: String? { trigger?.id }
 }

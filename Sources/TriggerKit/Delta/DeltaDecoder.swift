@@ -15,22 +15,23 @@ public enum DeltaDecoder {
         }
         let regexes = CorpusDecoder.RegexCache()
         var delta = TriggerSetDelta()
-        if let list = root.optionalNonNull("add") {
-            delta.add = try list.array(what: "the triggers to add").map { try CorpusDecoder.decodeTrigger($0, regexes) }
+        let add = try root.optionalNonNull("add")?.array(what: "the triggers to add") ?? []
+        let replace = try root.optionalNonNull("replace")?.array(what: "the triggers to replace") ?? []
+        let remove = try root.optionalNonNull("remove")?.array(what: "the ids of the triggers to remove") ?? []
+        // Counted before any trigger is decoded, as a corpus's list is.
+        let named = add.count + replace.count + remove.count
+        guard named <= CorpusDecoder.maxTriggers else {
+            throw InputError(path: "$", reason: "the delta names \(named) triggers; at most \(CorpusDecoder.maxTriggers) are allowed: split it")
         }
-        if let list = root.optionalNonNull("replace") {
-            delta.replace = try list.array(what: "the triggers to replace").map { try CorpusDecoder.decodeTrigger($0, regexes) }
-        }
-        if let list = root.optionalNonNull("remove") {
-            delta.remove = try list.array(what: "the ids of the triggers to remove").map { node in
+        delta.add = try add.map { try CorpusDecoder.decodeTrigger($0, regexes) }
+        delta.replace = try replace.map { try CorpusDecoder.decodeTrigger($0, regexes) }
+        if !remove.isEmpty {
+            delta.remove = try remove.map { node in
                 guard case .string(let id) = node.value, !id.isEmpty else {
                     throw node.fail("expected a trigger id (a non-empty string), found \(node.value.serialized)")
                 }
                 return id
             }
-        }
-        guard delta.count <= CorpusDecoder.maxTriggers else {
-            throw InputError(path: "", reason: "the delta names \(delta.count) triggers; at most \(CorpusDecoder.maxTriggers) are allowed")
         }
         return delta
     }

@@ -60,9 +60,6 @@ struct OverlayRuns: Sendable {
         self.filter = FrozenBuffer(filter)
     }
 
-    /// Runs of no triggers, whose view stands in for a missing overlay; lives for the process.
-    static let emptyRuns = OverlayRuns(TriggerSet(triggers: []), vocabulary: Vocabulary(symbols: SymbolTable()), slotBase: 0)
-
     /// What matching reads, as plain pointers (valid while these runs live): a reader copies this into its
     /// snapshot, so matching retains and releases nothing (a retain per event on objects every reader
     /// shares made two readers fight over their reference counts).
@@ -71,8 +68,6 @@ struct OverlayRuns: Sendable {
     }
 
     struct View: @unchecked Sendable {
-        /// A view with no runs (`keyCount` 0), for a layer without an overlay.
-        static let empty = OverlayRuns.emptyRuns.view
         let tables: PredicateProgram.Tables
         let entries: UnsafeMutablePointer<PredicateProgram.Entry>
         let keys: UnsafeMutablePointer<UInt64>

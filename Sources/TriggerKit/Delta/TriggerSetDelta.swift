@@ -54,7 +54,7 @@ public struct TriggerSetDelta: Sendable {
         }
         let after = count - remove.count + add.count
         guard after <= CorpusDecoder.maxTriggers else {
-            throw InputError(path: "add", reason: "the set would hold \(after) triggers; at most \(CorpusDecoder.maxTriggers) are allowed")
+            throw InputError(path: "add", reason: "the set would hold \(after) triggers; at most \(CorpusDecoder.maxTriggers) are allowed: add fewer or remove more")
         }
     }
 }
