@@ -39,6 +39,12 @@ enum BenchMain {
             fail(error.message)
         } catch let error as InputError {
             fail("\(error)")
+        } catch let error as HarnessError {
+            fail("\(error)")
+        } catch let mismatch as ChecksumMismatch {
+            // A correctness bug, not bad input: strategies, builds or a plugin's entry points disagreed.
+            TextOutput.standardError("bench: strategies disagree: \(PrintableText.escaped(mismatch.description))")
+            exit(Exit.regression)
         } catch let code as ExitCode {
             exit(code.rawValue)
         } catch {

@@ -21,7 +21,7 @@ final class HTMLReportTests: XCTestCase {
         if publication {
             c.threads = [2]
             c.publications = [.lockFree]
-            c.publishEveryMs = 5
+            c.writer = WriterSettings(everyMs: 5)
         }
         return try Runner(c).run()
     }

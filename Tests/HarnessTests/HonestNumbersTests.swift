@@ -28,19 +28,18 @@ final class SingleEventLatencyTests: XCTestCase {
         XCTAssertEqual(single.samples, 20_000)
         // Most events are cheap and a few very dear: the median event costs a small part of a batch's
         // mean, and the dearest single events cost more than any batch's mean shows.
-        XCTAssertLessThan(10 * single.p50, row.nsPerEvent.p50, "single events: \(single); batches: \(row.nsPerEvent)")
-        XCTAssertGreaterThan(single.p999, row.nsPerEvent.max, "single events: \(single); batches: \(row.nsPerEvent)")
+        XCTAssertLessThan(10 * single.p50, row.timing.nsPerEvent.p50, "single events: \(single); batches: \(row.timing.nsPerEvent)")
+        XCTAssertGreaterThan(single.p999, row.timing.nsPerEvent.max, "single events: \(single); batches: \(row.timing.nsPerEvent)")
         XCTAssertLessThan(single.p999, single.max)
         XCTAssertGreaterThan(single.timerOverhead, 0)
-        let ci = try XCTUnwrap(row.meanCi95)
+        let ci = try XCTUnwrap(row.timing.meanCi95)
         XCTAssertLessThanOrEqual(ci[0], ci[1])
         if AllocatorStats.version != nil {  // test bundles run without jemalloc (ThreadSanitizer brings its own allocator)
-            XCTAssertGreaterThan(try XCTUnwrap(row.matcherBytes), 0)
+            XCTAssertGreaterThan(try XCTUnwrap(row.memory.matcherBytes), 0)
         }
         XCTAssertNotNil(report.run?.settings)
         XCTAssertEqual(report.run?.settings.latencyEvents, 20_000)
         XCTAssertNotNil(report.jemalloc?.afterBuild["compiled"])
-        XCTAssertNil(row.jemalloc, "the process gauges are one block for the run, not a copy per row")
     }
 
     func testBootstrapIntervalsBracketTheStatisticAndNeedTwoSamples() {

@@ -47,14 +47,14 @@ final class PluginTests: XCTestCase {
         var c = configuration(spec, plugin)
         c.threads = [1, 2]
         c.publications = [.none, .lockFree]
-        c.publishEveryMs = 5
+        c.writer = WriterSettings(everyMs: 5)
         let report = try Runner(c).run()
         let rows = report.results.filter { $0.strategy == "plugin:linear-scan" }
         XCTAssertEqual(rows.count, 4)
         let compiled = try XCTUnwrap(report.results.first { $0.strategy == "compiled" })
         for row in rows {
-            XCTAssertEqual(row.checksum, compiled.checksum)
-            XCTAssertEqual(row.allocationsPerEvent, 0)
+            XCTAssertEqual(row.matches.checksum, compiled.matches.checksum)
+            XCTAssertEqual(row.memory.allocationsPerEvent, 0)
         }
         for seed in 1...20 as ClosedRange<UInt64> {
             var random = DeterministicRandom(seed: seed)

@@ -74,7 +74,7 @@ public struct Sweep: Codable, Sendable {
 
     /// A row's name in tables, charts and fits.
     public static func rowName(_ r: StrategyResult) -> String {
-        r.publication == .none && r.threads == 1 ? r.strategy : "\(r.strategy) \(r.publication.rawValue) ×\(r.threads)"
+        r.key.label
     }
 
     /// Row names in the order of the first point's results.
@@ -91,11 +91,11 @@ public struct Sweep: Codable, Sendable {
         for row in rows {
             var xs: [[Double]] = [], ys: [Double] = []
             for p in points {
-                guard let r = p.results.results.first(where: { rowName($0) == row }), r.nsPerEvent.mean > 0 else { continue }
+                guard let r = p.results.results.first(where: { rowName($0) == row }), r.timing.nsPerEvent.mean > 0 else { continue }
                 let magnitudes = axes.map { Axis.magnitude(p.values[$0.key]!) ?? 0 }
                 guard magnitudes.allSatisfy({ $0 > 0 }) else { continue }
                 xs.append(magnitudes.map(log))
-                ys.append(log(r.nsPerEvent.mean))
+                ys.append(log(r.timing.nsPerEvent.mean))
             }
             // Only keys that take two or more values among the fitted points can have a slope.
             let varying = axes.indices.filter { k in Set(xs.map { $0[k] }).count > 1 }

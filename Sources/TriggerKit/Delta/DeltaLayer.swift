@@ -161,7 +161,7 @@ public final class DeltaLayer: @unchecked Sendable {
                 scratch.results[kept] = position
                 kept &+= 1
             }
-            scratch.count = kept
+            scratch.resultCount = kept
         }
     }
 

@@ -2,7 +2,7 @@
 /// load, string constants as interned ids (equality is an integer compare), `in` sets as sorted id
 /// arrays, regexes compiled once with results memoised per interned string in the scratch.
 /// A class, not a struct: an out-of-line bucket scan is passed a reference, not a copy of the program.
-public final class PredicateProgram: Sendable {
+@usableFromInline package final class PredicateProgram: Sendable {
     /// What a compiled predicate does; the type check is part of the opcode.
     @usableFromInline enum Code: UInt8, Sendable, BitwiseCopyable {
         case exists, notExists
@@ -56,7 +56,7 @@ public final class PredicateProgram: Sendable {
     @usableFromInline let numberSetTags: FrozenBuffer<UInt8>
     @usableFromInline let numberSetBits: FrozenBuffer<UInt64>
     /// Distinct regexes; a predicate's `aux` is its slot here.
-    public let regexes: [CompiledRegex]
+    @usableFromInline package let regexes: [CompiledRegex]
     @usableFromInline let regexBuffer: FrozenBuffer<CompiledRegex>
     /// Raw views of the buffers above for the evaluation loops (valid while this program lives).
     @usableFromInline let tables: Tables
@@ -75,7 +75,7 @@ public final class PredicateProgram: Sendable {
     /// `order`: the triggers in the order their predicates are laid out (nil: corpus order). The
     /// predicate index lays a crowd's triggers out by access key, so one probe's candidates share lines.
     /// `memoize: false` compiles regexes to be searched every time (see `Code.regexSearch`).
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil, memoize: Bool = true) {
+    @usableFromInline package init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil, memoize: Bool = true) {
         // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy (shrunk to
         // size). The first capacities are guesses (a few filters per trigger); any count just grows.
         var predicates = FrozenBuffer<Predicate>.Builder(capacity: 4 * set.triggers.count)
@@ -217,7 +217,7 @@ public final class PredicateProgram: Sendable {
     }
 
     /// A scratch whose regex memo covers the strings of `events` within `MatchScratch.memoBudget`.
-    public func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0) -> MatchScratch {
+    @usableFromInline package func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0) -> MatchScratch {
         MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: MatchScratch.memoStride(regexes: regexes.count, for: events),
                      listCapacity: listCapacity)
     }

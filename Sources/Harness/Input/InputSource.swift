@@ -1,0 +1,15 @@
+import Workload
+
+/// What a run replays: a workload generated from its spec, or the user's own corpus and event log.
+public enum InputSource: Sendable, Equatable {
+    case generated(WorkloadSpec)
+    case files(InputFiles)
+
+    /// The events replayed: the spec's count, or the event log's line limit (nil: every line).
+    public var eventLimit: Int? {
+        switch self {
+        case .generated(let spec): spec.events
+        case .files(let files): files.lineLimit
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// What a run replays: a workload generated from its spec, or the user's corpus and event log.
+public struct RunInput {
+    public let set: TriggerSet
+    public let vocabulary: Vocabulary
+    public let events: EventColumns
+    /// The corpus as JSON text (plugins are given it): a generated corpus is generated again and
+    /// serialised only when asked, rather than held for the run (100,000 triggers take a while and
+    /// tens of megabytes).
+    public let corpusJSON: @Sendable () -> [UInt8]
+    public let workload: RunReport.Workload
+
+    /// Generates the workload or reads the user's files.
+    public static func load(_ source: InputSource, progress: ProgressLine = ProgressLine(enabled: false)) throws -> RunInput {
+        switch source {
+        case .generated(let spec): try generate(spec, progress: progress)
+        case .files(let files): try read(files, progress: progress)
+        }
+    }
+
+    static func generate(_ spec: WorkloadSpec, progress: ProgressLine) throws -> RunInput {
+        try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
+        progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
+        let json = WorkloadGenerator.corpusJSON(spec)
+        let set = try CorpusDecoder.decode(json)
+        let vocabulary = Vocabulary(set)
+        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary) { n in
+            progress.update("generating events", n, spec.events)
+        }
+        progress.note("")
+        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8) },
+                        workload: .init(spec, events: events.count))
+    }
+
+    static func read(_ files: InputFiles, progress: ProgressLine) throws -> RunInput {
+        progress.note("loading \(files.corpusPath)")
+        let corpus = try LoadedCorpus(path: files.corpusPath)
+        progress.note("loading \(files.eventLogPath)")
+        let log = try LoadedEventLog.load(
+            path: files.eventLogPath, vocabulary: corpus.vocabulary, categories: corpus.set.actionCategories,
+            lineLimit: files.lineLimit, strict: files.strict) { lines in
+            progress.update("reading events", lines, files.lineLimit ?? 0)
+        }
+        progress.note("")
+        if log.invalidLines > 0 {
+            progress.note("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
+        }
+        let data = RunReport.ReplayedFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
+        // Named for what it is, not for the file: a copy of the same bytes under another name is the same data.
+        let name = "files"
+        return RunInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
+                        workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
+    }
+}

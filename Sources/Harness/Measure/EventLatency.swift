@@ -1,0 +1,38 @@
+import Histogram
+import TriggerKit
+
+/// Percentiles of single events (not of batch means): each event is timed alone with the CPU's tick
+/// counter, the counter's own cost subtracted.
+public struct EventLatency: Codable, Sendable, Equatable {
+    public var p50, p90, p99, p999, max: Double
+    /// Events timed.
+    public var samples: Int
+    /// The cost of one begin/end reading, subtracted from each sample (ns).
+    public var timerOverhead: Double
+    /// The counter read: rdtsc, cntvct_el0 or clock_gettime.
+    public var timer: String
+
+    /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
+    /// after one untimed pass over them.
+    static func measure(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, clock: CycleClock) -> EventLatency {
+        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
+        ReplayLoop.matchOnly(matcher, view, 0..<count, scratch)
+        let overhead = clock.overheadTicks
+        var recorded = 0
+        for i in 0..<count {
+            let t0 = CycleClock.begin()
+            matcher.match(i, in: view, scratch: scratch)
+            let t1 = CycleClock.end()
+            let ticks = t1 &- t0
+            // A sample below the overhead is the timer's own jitter: record the least recordable.
+            // A reading that went backwards (a migration between cores with unsynchronised counters)
+            // is beyond the histogram's range and not recorded; `samples` counts what was.
+            if histogram.record(ticks > overhead ? ticks - overhead : 1) { recorded += 1 }
+        }
+        let ns = { (ticks: UInt64) in Double(ticks) * clock.nanosecondsPerTick }
+        return EventLatency(
+            p50: ns(histogram.valueAtPercentile(50)), p90: ns(histogram.valueAtPercentile(90)),
+            p99: ns(histogram.valueAtPercentile(99)), p999: ns(histogram.valueAtPercentile(99.9)),
+            max: ns(histogram.max), samples: recorded, timerOverhead: clock.overheadNanoseconds, timer: clock.source)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Terminal table, Markdown and SVG renderings of a `RunReport`.
+extension RunReport {
+    static let columns = ["strategy", "pub", "thr", "events", "mean ns ±95%", "ev p50", "ev p99", "ev p99.9", "ev max", "Mev/s",
+                          "alloc/ev", "B/ev", "matcher KB", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
+
+    /// Table cells; strings read from a results file are escaped (see `PrintableText`).
+    func rows() -> [[String]] {
+        results.map { r in
+            let mean = Self.ns(r.timing.nsPerEvent.mean) + (r.timing.meanCi95.flatMap { $0.count == 2 ? " ± " + Self.ns(($0[1] - $0[0]) / 2) : nil } ?? "")
+            let single = r.latencyNs.map { [Self.ns($0.p50), Self.ns($0.p99), Self.ns($0.p999), Self.ns($0.max)] } ?? ["–", "–", "–", "–"]
+            return ([r.strategy, r.key.publication.rawValue, String(r.key.threads), String(r.matches.events), mean] + single + [
+                String(format: "%.2f", r.timing.eventsPerSecond / 1e6), Self.small(r.memory.allocationsPerEvent), Self.small(r.memory.bytesPerEvent),
+                r.memory.matcherBytes.map { String(format: "%.0f", Double($0) / 1024) } ?? "–",
+                r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
+                String(format: "%.3f", r.matches.matchesPerEvent), String(format: "%.1f", r.matches.candidatesPerEvent),
+                r.ratios.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
+                r.ratios.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.matches.checksum.hex.prefix(8))]).map(PrintableText.escaped)
+        }
+    }
+
+    static func ns(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : String(format: "%.1f", v) }
+    static func small(_ v: Double) -> String { v == 0 ? "0" : String(format: v < 10 ? "%.2f" : "%.0f", v) }
+
+    var header: String {
+        var h = dataHeader ?? "workload \(PrintableText.escaped(workload.name)) (seed \(workload.seed))"
+        h += ": \(workload.triggers) triggers, \(workload.events) events · \(build) build · Swift \(environment.swift) · jemalloc \(environment.jemalloc ?? "not linked") · \(environment.cores) cores · \(PrintableText.escaped(environment.cpu))"
+        if let run {
+            h += "\n" + PrintableText.escaped(run.timestamp + (run.commit.map { " · commit \($0.prefix(12))" + (run.dirty == true ? " (with uncommitted changes)" : "") } ?? "")
+                + (run.label.map { " · \($0)" } ?? "") + " · " + Self.count(run.settings.repetitions, "repetition"))
+            for warning in run.noise.warnings(cores: environment.cores) { h += "\nwarning: " + warning }
+        }
+        if let d = workload.data, d.invalidLines > 0, let first = d.firstErrors.first {
+            h += "\nwarning: skipped \(Self.count(d.invalidLines, "invalid line")) of \(d.lines) in the event log; the first, line \(first.line): \(first.error) (--strict refuses them)"
+        }
+        if build != "release" {
+            h = "WARNING: debug build — numbers are not representative; run `swift run -c release bench`\n" + h
+        }
+        return h
+    }
+
+    /// For a run over the user's files: which files and their digests.
+    var dataHeader: String? {
+        guard let d = workload.data else { return nil }
+        var h = "corpus \(PrintableText.escaped(d.corpus.path)) (sha256 \(d.corpus.sha256.prefix(12))…), event log \(PrintableText.escaped(d.eventLog.path)) (sha256 \(d.eventLog.sha256.prefix(12))…\(d.eventLogDigest == "lines read" ? " of the lines read" : ""), \(Self.count(d.lines, "line")) read"
+        let skipped = [(d.controlLines, "control line"), (d.blankLines ?? 0, "blank line")].filter { $0.0 > 0 }
+        if !skipped.isEmpty { h += ", " + skipped.map { Self.count($0.0, $0.1) }.joined(separator: " and ") + " skipped" }
+        return h + ")"
+    }
+
+    /// "1 line", "2 lines".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// An aligned table for the terminal; numbers right-aligned.
+    public func table() -> String {
+        let all = [Self.columns] + rows()
+        let widths = Self.columns.indices.map { c in all.map { $0[c].count }.max()! }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return c == 0 || c == 1 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+        var out = [header, line(Self.columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
+        out += rows().map(line)
+        for r in results {
+            if let n = r.publishing?.publications, let before = r.publishing?.heapBytesBeforePublishing, let after = r.publishing?.heapBytesAfterPublishing {
+                let made = r.publishing?.deltaTriggers.map { k in
+                    String(format: "%d deltas of %d triggers published (%.1f µs of writer CPU each, %d of them full rebuilds)",
+                           n, k, (r.publishing?.rebuildCpuMsPerPublication ?? 0) * 1000, r.publishing?.fullRebuilds ?? 0)
+                } ?? String(format: "%d sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.publishing?.rebuildMsPerPublication ?? 0, r.publishing?.rebuildCpuMsPerPublication ?? 0)
+                out.append(String(format: "%@ %@ ×%d: %@; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.key.publication.rawValue, r.key.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
+            }
+        }
+        out += repetitionSpreadLines()
+        out.append(Self.legend(results.compactMap(\.latencyNs).first))
+        return out.joined(separator: "\n")
+    }
+
+    /// What the columns are, under the table.
+    static func legend(_ latency: EventLatency?) -> String {
+        "mean ns: batched pass (events timed in batches, for throughput and the mean), ± half the bootstrap 95 % interval over the repetitions (with 3 repetitions that is their range; 5 or more give a real interval); "
+            + "ev p50…max: single events timed alone" + (latency.map { " (\($0.timer), \(Self.ns($0.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
+            + "; alloc/ev and B/ev from a separate untimed jemalloc pass; matcher KB: what the built matcher holds; instr/ev = callgrind instructions of the 1-thread loop (--instructions); "
+            + "×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition)."
+    }
+
+    /// How far apart each row's repetitions were (slowest over fastest mean ns/event), and a warning when
+    /// any row's exceed `RunReport.unsteadySpread`: on a shared host that is the noise a comparison with
+    /// another run would carry, while ratios within the run (×floor) are paired per repetition.
+    public var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
+        results.compactMap { r in
+            guard let s = r.timing.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
+            return (r.key.label, lo, hi)
+        }
+    }
+
+    public static let unsteadySpread = 0.10
+
+    func repetitionSpreadLines() -> [String] {
+        let spreads = repetitionSpreads
+        guard !spreads.isEmpty else { return [] }
+        func percent(_ x: (label: String, fastest: Double, slowest: Double)) -> Double { x.slowest / x.fastest - 1 }
+        var lines = ["repetitions, fastest–slowest mean ns/event: " + spreads.map {
+            "\($0.label) \(Self.ns($0.fastest))–\(Self.ns($0.slowest)) (+\(String(format: "%.0f", percent($0) * 100)) %)"
+        }.joined(separator: ", ")]
+        if let worst = spreads.max(by: { percent($0) < percent($1) }), percent(worst) > Self.unsteadySpread {
+            lines.append(String(format: "note: the host was unsteady during this run (%@'s repetitions differ by %.0f %%): compare rows within this run (×floor pairs them per repetition), not with another run's numbers.",
+                                worst.label, percent(worst) * 100))
+        }
+        return lines
+    }
+
+    public func markdown() -> String {
+        var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]
+        out.append("| " + Self.columns.joined(separator: " | ") + " |")
+        out.append("|" + Self.columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
+        out += rows().map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        out += ["", Self.legend(results.compactMap(\.latencyNs).first)]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A horizontal bar chart of mean ns/event per result row (log scale), with a whisker from p50 to
+    /// p99 of single events (of batches for rows without single-event timings).
+    public func svg() -> String { BarChart(report: self, whisker: .percentiles).svg(standalone: true) }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// The machine a result came from; the gate refuses to compare unlike ones silently.
+public struct Environment: Codable, Sendable, Equatable {
+    public var cpu: String
+    public var cores: Int
+    public var kernel: String
+    public var swift: String
+    public var jemalloc: String?
+    public var mallocConf: String?
+
+    public static func current() -> Environment {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        var u = utsname()
+        uname(&u)
+        let kernel = withUnsafeBytes(of: u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return Environment(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel,
+                           swift: BuildInfo.swiftVersion, jemalloc: AllocatorStats.version, mallocConf: AllocatorStats.mallocConf)
+    }
+}

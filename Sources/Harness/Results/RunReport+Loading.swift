@@ -1,0 +1,75 @@
+import Foundation
+import TriggerKit
+
+extension RunReport {
+    /// The largest results file read: a run of every strategy, thread count and publication mode with
+    /// 1,000 repetitions is a few MB, so anything near this is not a results file.
+    public static let maxFileBytes = 64 << 20
+
+    /// Reads a `trigger-bench-results/1` or `/2` file; a malformed one is an `InputError` naming the file and the
+    /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
+    /// a results file can be either), are refused.
+    public static func load(_ path: String) throws -> RunReport {
+        try decode(InputFile.read(path, limit: maxFileBytes), file: path)
+    }
+
+    /// Decodes the bytes of a results file; errors name `path`.
+    public static func decode(_ bytes: [UInt8], file path: String) throws -> RunReport {
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch {
+            throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
+        }
+        if let (at, value) = firstNegativeNumber(json, at: "") {
+            throw InputError(file: path, path: at, reason: "\(value) is negative; a results file holds counts, times and ratios, all zero or more")
+        }
+        do {
+            let report = try decoder.decode(RunReport.self, from: Data(bytes))
+            guard readableSchemas.contains(report.schema) else {
+                throw InputError(file: path, path: "schema", reason: "expected one of \(readableSchemas.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(report.schema)\"")
+            }
+            for (k, r) in report.results.enumerated() {
+                for (name, interval) in [("mean_ci95", r.timing.meanCi95), ("ratio_to_floor_ci95", r.ratios.ratioToFloorCi95),
+                                         ("speedup_vs_reference_ci95", r.ratios.speedupVsReferenceCi95)] {
+                    if let interval, interval.count != 2 || interval[0] > interval[1] {
+                        throw InputError(file: path, path: "results[\(k)].\(name)", reason: "an interval is two numbers, [low, high]; got \(interval)")
+                    }
+                }
+            }
+            return report
+        } catch let error as DecodingError {
+            let (codingPath, reason): ([CodingKey], String) = switch error {
+            case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
+            case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)
+            @unknown default: ([], "\(error)")
+            }
+            let jsonPath = codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\(snakeCase($0.stringValue))" }.joined()
+            throw InputError(file: path, path: jsonPath.hasPrefix(".") ? String(jsonPath.dropFirst()) : jsonPath, reason: reason)
+        }
+    }
+
+    /// The path and value of the first negative number in `json` (the parser already refuses non-finite ones).
+    static func firstNegativeNumber(_ json: JSONValue, at path: String) -> (String, String)? {
+        switch json {
+        case .int(let i) where i < 0: return (path, String(i))
+        case .double(let d) where d < 0: return (path, String(d))
+        case .array(let items):
+            for (k, item) in items.enumerated() {
+                if let found = firstNegativeNumber(item, at: "\(path)[\(k)]") { return found }
+            }
+        case .object(let members):
+            for m in members {
+                if let found = firstNegativeNumber(m.value, at: path.isEmpty ? m.key : "\(path).\(m.key)") { return found }
+            }
+        default: break
+        }
+        return nil
+    }
+
+    static func snakeCase(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if ch.isUppercase { out += "_" + ch.lowercased() } else { out.append(ch) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// A whole `bench run` (docs/harness.md, `trigger-bench-results/2`).
+public struct RunReport: Codable, Sendable {
+    public struct Workload: Codable, Sendable {
+        public var name: String
+        public var seed: UInt64
+        public var events: Int
+        public var triggers: Int
+        /// The user's files the run replayed (`--corpus`, `--event-log`); nil for a generated workload.
+        public var data: ReplayedFiles?
+
+        public init(name: String, seed: UInt64, events: Int, triggers: Int, data: ReplayedFiles? = nil) {
+            self.name = name
+            self.seed = seed
+            self.events = events
+            self.triggers = triggers
+            self.data = data
+        }
+
+        init(_ spec: WorkloadSpec, events: Int) {
+            name = spec.name
+            seed = spec.seed
+            self.events = events
+            triggers = spec.triggers + spec.crowdedTriggers
+        }
+    }
+
+    /// The schema written; files of every schema in `readableSchemas` can be read.
+    public static let schemaName = "trigger-bench-results/2"
+    public static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2"]
+
+    public var schema = RunReport.schemaName
+    public var build: String
+    public var environment: Environment
+    public var workload: Workload
+    public var results: [StrategyResult]
+    /// How the run was made (schema 2).
+    public var run: RunMetadata?
+    /// jemalloc's process gauges at the points where they mean something (schema 2).
+    public var jemalloc: RunGauges?
+
+    /// jemalloc's process-wide gauges after the workload was generated, after each strategy's build, and
+    /// at the end of the run.
+    public struct RunGauges: Codable, Sendable {
+        public var afterGeneration: AllocatorStats.Gauges
+        public var afterBuild: [String: AllocatorStats.Gauges]
+        public var end: AllocatorStats.Gauges
+    }
+
+    public init(build: String, environment: Environment, workload: Workload, results: [StrategyResult],
+                run: RunMetadata? = nil, jemalloc: RunGauges? = nil) {
+        self.build = build
+        self.environment = environment
+        self.workload = workload
+        self.results = results
+        self.run = run
+        self.jemalloc = jemalloc
+    }
+
+    public static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.keyEncodingStrategy = .convertToSnakeCase
+        e.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return e
+    }()
+
+    public static let decoder: JSONDecoder = {
+        let d = JSONDecoder()
+        d.keyDecodingStrategy = .convertFromSnakeCase
+        return d
+    }()
+
+    public func json() throws -> Data { try Self.encoder.encode(self) }
+}

@@ -1,0 +1,51 @@
+/// One row of results (docs/harness.md, "Results"): a composition of parts, written to JSON as one flat
+/// object whose keys are the parts' own (schema 2 unchanged).
+public struct StrategyResult: Codable, Sendable, Equatable {
+    public var key: RowKey
+    public var matches: MatchFigures
+    public var timing: TimingFigures
+    public var memory: MemoryFigures
+    /// Publication rows with a writer only.
+    public var publishing: PublishingFigures?
+    /// Percentiles of single events, timed one at a time (plain rows only).
+    public var latencyNs: EventLatency?
+    public var ratios: RatioFigures
+    /// Instructions per event of the plain row's matching loop under callgrind (`--instructions`): counted
+    /// in another process, so filled in by `RunReport.merge` after the row is made.
+    public var instructionsPerEvent: Double?
+
+    public init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?,
+                latencyNs: EventLatency?, ratios: RatioFigures, instructionsPerEvent: Double? = nil) {
+        self.key = key
+        self.matches = matches
+        self.timing = timing
+        self.memory = memory
+        self.publishing = publishing
+        self.latencyNs = latencyNs
+        self.ratios = ratios
+        self.instructionsPerEvent = instructionsPerEvent
+    }
+
+    public var strategy: String { key.strategy }
+
+    private enum CodingKeys: String, CodingKey { case latencyNs, instructionsPerEvent, publications }
+
+    public init(from decoder: Decoder) throws {
+        key = try RowKey(from: decoder)
+        matches = try MatchFigures(from: decoder)
+        timing = try TimingFigures(from: decoder)
+        memory = try MemoryFigures(from: decoder)
+        ratios = try RatioFigures(from: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        publishing = c.contains(.publications) ? try PublishingFigures(from: decoder) : nil
+        latencyNs = try c.decodeIfPresent(EventLatency.self, forKey: .latencyNs)
+        instructionsPerEvent = try c.decodeIfPresent(Double.self, forKey: .instructionsPerEvent)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        for part in [key, matches, timing, memory, ratios, publishing] as [(any Encodable)?] { try part?.encode(to: encoder) }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(latencyNs, forKey: .latencyNs)
+        try c.encodeIfPresent(instructionsPerEvent, forKey: .instructionsPerEvent)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import TriggerKit
+import Workload
+
+/// Runs a configuration in phases: load the input, build each strategy (measuring what is per
+/// strategy), prepare its rows, time every row's repetitions interleaved, check that every strategy
+/// matched alike, and make the result rows.
+public final class Runner {
+    public let configuration: RunConfiguration
+    let progress: ProgressLine
+
+    public init(_ configuration: RunConfiguration) {
+        self.configuration = configuration
+        progress = ProgressLine(enabled: configuration.showProgress, prefix: configuration.progressPrefix)
+    }
+
+    public func run() throws -> RunReport {
+        var noise = RunMetadata.Noise.read()
+        for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
+        let clock = CycleClock.calibrate()
+        let input = try RunInput.load(configuration.input, progress: progress)
+        let strategies = try strategies(for: input)
+        let afterGeneration = AllocatorStats.gauges()
+        var afterBuild: [String: AllocatorStats.Gauges] = [:]
+        var built: [BuiltStrategy] = []
+        var rows: [TimedRow] = []
+        for strategy in strategies {
+            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
+            afterBuild[b.name] = b.gaugesAfterBuild
+            try CrossCheck.pluginEntryPoints(b, events: input.events, referenceEvents: configuration.referenceEvents)
+            built.append(b)
+            rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
+        }
+        try time(rows)
+        let measured = try rows.map { try $0.measured(configuration: configuration) }
+        try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
+        let results = ResultRows.assemble(measured)
+        progress.note("")
+        noise.loadAfter = RunMetadata.Noise.loadAverage()
+        let git = RunMetadata.gitState()
+        let run = RunMetadata(
+            timestamp: RunMetadata.timestamp(), commit: git.commit, dirty: git.dirty, label: configuration.label,
+            host: RunMetadata.hostName(), command: CommandLine.arguments, settings: configuration.settings(events: input.events.count), noise: noise)
+        return RunReport(
+            build: BuildInfo.configuration, environment: .current(), workload: input.workload, results: results,
+            run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
+    }
+
+    /// The built-in strategies named, then the plugins (given the corpus as JSON text).
+    func strategies(for input: RunInput) throws -> [StrategyRegistry.Strategy] {
+        let builtIn = try configuration.strategies.map(StrategyRegistry.option)
+        guard !configuration.plugins.isEmpty else { return builtIn }
+        let json = input.corpusJSON()
+        return builtIn + configuration.plugins.map { $0.strategy(corpusJSON: json) }
+    }
+
+    /// Times every row's repetitions, interleaved: every row's first, then every row's second, …
+    func time(_ rows: [TimedRow]) throws {
+        for repetition in 0..<configuration.repetitions {
+            for row in rows {
+                let label = configuration.repetitions > 1 ? "\(row.key) #\(repetition + 1)" : "\(row.key)"
+                try row.repeatOnce(label: label, batchSize: configuration.batchSize, progress: progress)
+            }
+        }
+    }
+}

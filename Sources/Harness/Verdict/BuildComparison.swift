@@ -1,0 +1,122 @@
+import Foundation
+import TriggerKit
+
+/// Two or more builds of `bench` compared on one workload (`bench ab`): each build's `bench run --json`
+/// reports, from runs that alternate between the builds, pooled per build. On a shared host the speed
+/// drifts over minutes, so one run per build compares the host's moods as much as the code; alternating
+/// spreads each mood over every build, and within a run every repetition of one strategy sits next to
+/// the same repetition of the others (`Runner` interleaves them), so ratios are taken within a repetition.
+public struct BuildComparison: Sendable {
+    public struct Row: Sendable, Equatable {
+        public var build: String
+        public var strategy: String
+        /// Over every repetition of every run of this build: the least and the median ns/event.
+        public var bestNs: Double
+        public var medianNs: Double
+        /// Median, over every repetition, of this strategy's ns/event over the baseline strategy's in the
+        /// same repetition; nil for the baseline itself or when it was not run.
+        public var medianRatio: Double?
+        /// `bestNs` over the baseline strategy's `bestNs` (the least disturbed figure of each).
+        public var bestRatio: Double?
+        public var samples: Int
+        /// The per-repetition ratios `medianRatio` is the median of.
+        public var ratios: [Double] = []
+    }
+
+    public var rows: [Row] = []
+
+    /// Pools `reports[build]` (each build's runs, in any order). Every evaluating strategy must report the
+    /// same checksum in every run of every build (the builds must match alike; a difference is a bug in
+    /// one of them); `baseline` (usually `floor`) is what the ratios divide by.
+    public init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
+        var checksums: [String: (build: String, checksum: MatchChecksum)] = [:]
+        for (build, runs) in reports {
+            var samples: [String: [Double]] = [:]
+            var ratios: [String: [Double]] = [:]
+            var order: [String] = []
+            for run in runs {
+                let rows = run.results.filter(\.key.isPlain)
+                let base = rows.first { $0.strategy == baseline }
+                for r in rows {
+                    if r.strategy != FloorMatcher.strategyName {
+                        if let seen = checksums[r.strategy], seen.checksum != r.matches.checksum {
+                            throw ChecksumMismatch(description: "\(r.strategy): build \(build) matched with checksum \(r.matches.checksum.hex), build \(seen.build) with \(seen.checksum.hex)")
+                        }
+                        checksums[r.strategy] = (build, r.matches.checksum)
+                    }
+                    if samples[r.strategy] == nil { order.append(r.strategy) }
+                    samples[r.strategy, default: []] += r.timing.nsPerEventSamples ?? [r.timing.nsPerEvent.mean]
+                    if r.strategy != baseline, let base { ratios[r.strategy, default: []] += ResultRows.pairedRatios(r.timing, base.timing) }
+                }
+            }
+            let bestBase = samples[baseline]?.min()
+            for strategy in order {
+                let s = samples[strategy]!
+                let best = s.min()!
+                rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: MannWhitney.median(s),
+                                medianRatio: ratios[strategy].map { MannWhitney.median($0) },
+                                bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count,
+                                ratios: ratios[strategy] ?? []))
+            }
+        }
+    }
+
+    /// The comparison as a text table, one row per (build, strategy).
+    public func table(baseline: String) -> String {
+        let width = max(5, rows.map(\.build.count).max() ?? 0)
+        var lines = ["build".padding(toLength: width, withPad: " ", startingAt: 0)
+                     + " strategy          best ns  median ns  ×\(baseline) (median of paired)  ×\(baseline) (best/best)  samples"]
+        for r in rows {
+            lines.append(r.build.padding(toLength: width, withPad: " ", startingAt: 0) + " "
+                         + r.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)
+                         + String(format: "  %7.1f  %9.1f", r.bestNs, r.medianNs)
+                         + (r.medianRatio.map { String(format: "  %25.2f×", $0) } ?? String(repeating: " ", count: 28))
+                         + (r.bestRatio.map { String(format: "  %20.2f×", $0) } ?? String(repeating: " ", count: 23))
+                         + String(format: "  %7d", r.samples))
+        }
+        lines += changeLines(baseline: baseline)
+        return lines.joined(separator: "\n")
+    }
+
+    /// For each strategy, each later build's median ratio to the baseline strategy over the first build's,
+    /// with its bootstrap 95 % interval, and whether the interval includes 1 (no difference shown).
+    func changeLines(baseline: String) -> [String] {
+        guard let first = rows.first?.build else { return [] }
+        var out: [String] = []
+        for a in rows where a.build == first && a.strategy != baseline {
+            for b in rows where b.build != first && b.strategy == a.strategy {
+                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: MannWhitney.median),
+                      let ra = a.medianRatio, let rb = b.medianRatio else { continue }
+                let verdict = ci[0] <= 1 && 1 <= ci[1] ? "includes 1: no difference shown"
+                    : (ci[1] < 1 ? "below 1: \(b.build) is faster" : "above 1: \(b.build) is slower")
+                out.append(String(format: "%@: ×%@ of %@ over %@ = %.3f, 95 %% interval [%.3f, %.3f], %@", a.strategy, baseline, b.build, first,
+                                  rb / ra, ci[0], ci[1], verdict))
+            }
+        }
+        return out
+    }
+}
+
+extension BuildComparison {
+    /// Runs `path run --workload W (or --corpus C --event-log E) --strategies … --events … --repetitions … --json F` for each build in
+    /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
+    /// absolute path to a `bench` executable; the names shown are the paths as given.
+    public static func measure(builds: [String], input: [String], strategies: [String], events: Int, repetitions: Int,
+                               rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-ab-\(getpid())")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        var reports: [[RunReport]] = builds.map { _ in [] }
+        for round in 0..<rounds {
+            for (k, build) in builds.enumerated() {
+                progress("round \(round + 1)/\(rounds): \(build)")
+                let out = work.appendingPathComponent("run-\(round)-\(k).json").path
+                try Subprocess.run(build, ["run"] + input + ["--strategies", strategies.joined(separator: ","),
+                                           "--events", String(events), "--repetitions", String(repetitions), "--json", out],
+                                   what: "\(build) run")
+                reports[k].append(try RunReport.load(out))
+            }
+        }
+        return try BuildComparison(reports: Array(zip(builds, reports)).map { (build: $0.0, runs: $0.1) }, baseline: baseline)
+    }
+}

@@ -1,0 +1,53 @@
+import TriggerKit
+
+/// Every strategy that evaluates must report the same matches, and a plugin must keep its ABI.
+enum CrossCheck {
+    /// A plugin's two entry points must agree (`match` serves the prefix and single events, `match_batch`
+    /// the timed unpublished rows), and neither may break the ABI.
+    static func pluginEntryPoints(_ built: BuiltStrategy, events: EventColumns, referenceEvents: Int) throws {
+        guard let plugin = built.matcher as? PluginMatcher else { return }
+        let name = built.name, triggers = built.matcher.triggerSet.triggers.count
+        let batchScratch = plugin.makeScratch(for: events)
+        var batched = MatchChecksum()
+        let n = min(referenceEvents, events.count)
+        events.withView { plugin.matchBatch(0..<n, in: $0, scratch: batchScratch, into: &batched) }
+        for (entry, scratch) in zip(["match", "match", "match_batch"], built.untimedScratches + [batchScratch]) {
+            let invalid = PluginMatcher.invalidResults(in: scratch)
+            if invalid.count > 0 {
+                throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first), a trigger index outside 0..<\(triggers), a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
+            }
+        }
+        if batched != built.prefix {
+            throw ChecksumMismatch(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(built.prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
+        }
+    }
+
+    /// Over the reference prefix against `reference`, and over the full run against each other (every
+    /// thread count and publication). A plugin is checked against the oracle even when no `reference`
+    /// row runs.
+    static func strategiesAgree(built: [BuiltStrategy], rows: [MeasuredRow], input: RunInput, configuration: RunConfiguration,
+                                progress: ProgressLine) throws {
+        let referenceEvents = min(configuration.referenceEvents, input.events.count)
+        var prefixes = Dictionary(built.map { ($0.name, $0.prefix) }, uniquingKeysWith: { a, _ in a })
+        prefixes[FloorMatcher.strategyName] = nil
+        if !configuration.plugins.isEmpty, prefixes[ReferenceMatcher.strategyName] == nil {
+            progress.note("checking the plugins against reference over the first \(referenceEvents) events")
+            let oracle = ReferenceMatcher(input.set)
+            prefixes[ReferenceMatcher.strategyName] = input.events.withView {
+                ReplayLoop.checksum(oracle, $0, 0..<referenceEvents, oracle.makeScratch(for: input.events))
+            }
+        }
+        if let oracle = prefixes[ReferenceMatcher.strategyName] {
+            for b in built where b.name != FloorMatcher.strategyName {
+                let sum = b.prefix
+                guard sum != oracle else { continue }
+                let hint = b.name.hasPrefix(PluginLibrary.strategyPrefix) ? "run bench conform --plugin on it to see the events" : "run the differential tests to find the event"
+                throw ChecksumMismatch(description: "strategy \(b.name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); \(hint)")
+            }
+        }
+        let full = rows.filter { $0.key.strategy != FloorMatcher.strategyName && $0.key.strategy != ReferenceMatcher.strategyName }
+        if let first = full.first, let other = full.first(where: { $0.matches.checksum != first.matches.checksum }) {
+            throw ChecksumMismatch(description: "\(other.key) checksum \(other.matches.checksum.hex) (\(other.matches.matches) matches) ≠ \(first.key) \(first.matches.checksum.hex) (\(first.matches.matches) matches)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An immutable array copied into manually allocated memory: unchecked element loads and no
+/// reference counting of a buffer per access, for the hot loops of the fast strategies.
+/// Indexing out of range is undefined behaviour: callers index with ids validated at build time.
+/// The memory comes from `malloc` so that a `Builder` can grow it with `realloc` and hand it over.
+@usableFromInline package final class FrozenBuffer<Element: Sendable>: @unchecked Sendable {
+    @usableFromInline let base: UnsafeMutablePointer<Element>
+    @usableFromInline package let count: Int
+
+    @usableFromInline package init(_ elements: [Element]) {
+        count = elements.count
+        base = Self.allocate(count)
+        elements.withUnsafeBufferPointer { src in
+            if let p = src.baseAddress { base.initialize(from: p, count: count) }
+        }
+    }
+
+    /// Adopts `count` initialised elements at `base`, which must come from `allocate` (or `realloc`).
+    init(adopting base: UnsafeMutablePointer<Element>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        let bytes = Swift.max(capacity, 1) * MemoryLayout<Element>.stride
+        precondition(MemoryLayout<Element>.alignment <= 16, "malloc aligns to 16 bytes")
+        guard let raw = malloc(bytes) else { fatalError("out of memory (\(bytes) bytes)") }
+        return raw.bindMemory(to: Element.self, capacity: Swift.max(capacity, 1))
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        free(base)
+    }
+
+    @inlinable @inline(__always)
+    @usableFromInline package subscript(i: Int) -> Element { base[i] }
+}
+
+extension FrozenBuffer where Element: BitwiseCopyable {
+    /// Appends plain values into memory that grows by `realloc` (in place when the allocator can) and
+    /// becomes a `FrozenBuffer` without a copy: a build appends thousands of predicates and entries,
+    /// and an `Array` then `FrozenBuffer(array)` paid uniqueness checks per append, a copy per doubling
+    /// and a final copy.
+    struct Builder: ~Copyable {
+        private var base: UnsafeMutablePointer<Element>
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int = 64) {
+            self.capacity = Swift.max(capacity, 1)
+            base = FrozenBuffer.allocate(self.capacity)
+        }
+
+        deinit { free(base) }
+
+        mutating func append(_ element: Element) {
+            if count == capacity { resize(to: capacity * 2) }
+            (base + count).initialize(to: element)
+            count += 1
+        }
+
+        subscript(i: Int) -> Element {
+            get {
+                precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
+                return base[i]
+            }
+            set {
+                precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
+                base[i] = newValue
+            }
+        }
+
+        /// Drops the elements from `newCount` on.
+        mutating func truncate(to newCount: Int) {
+            precondition(newCount >= 0 && newCount <= count)
+            count = newCount
+        }
+
+        /// The elements `from..<count` as a mutable buffer (valid until the next append).
+        mutating func withTail<R>(from first: Int, _ body: (inout UnsafeMutableBufferPointer<Element>) -> R) -> R {
+            precondition(first >= 0 && first <= count)
+            var tail = UnsafeMutableBufferPointer(start: base + first, count: count - first)
+            return body(&tail)
+        }
+
+        /// `realloc` to `newCapacity` elements (larger or smaller).
+        private mutating func resize(to newCapacity: Int) {
+            guard let raw = realloc(base, newCapacity * MemoryLayout<Element>.stride) else {
+                fatalError("out of memory (\(newCapacity) elements)")
+            }
+            base = raw.bindMemory(to: Element.self, capacity: newCapacity)
+            capacity = newCapacity
+        }
+
+        /// The appended elements as a frozen buffer (the memory changes hands; nothing is copied).
+        consuming func freeze() -> FrozenBuffer<Element> {
+            // Down to size first (the matcher keeps it as long as the set lives); shrinking stays in place.
+            if capacity > Swift.max(count, 1) { resize(to: Swift.max(count, 1)) }
+            let frozen = FrozenBuffer(adopting: base, count: count)
+            discard self
+            return frozen
+        }
+    }
+}

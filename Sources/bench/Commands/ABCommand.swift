@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+struct ABCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Compare builds of bench on one workload: alternating runs, ratios within each repetition.",
+        discussion: """
+            Runs each BUILD's `bench run --json` in turn, --rounds times (A B A B …), and pools every build's \
+            repetitions. For each build and strategy it prints the best and the median ns/event, the median of \
+            the ratios to --baseline within a repetition, and best over best. On this shared host a single run \
+            per build compares the host's minutes as much as the code; and keep in mind that a small function's \
+            time (floor's 7 ns) moves with its placement in the binary, so a change elsewhere can move the ratio. \
+            Exit 1 when the builds match differently (their checksums differ).
+
+            Example:
+              cp .build/release/bench /tmp/bench.old    (then change the code and swift build -c release)
+              bench ab /tmp/bench.old .build/release/bench --workload braze-typical-200
+            """)
+
+    @Argument(help: "Paths of two or more bench executables.")
+    var builds: [String]
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "Comma-separated strategies (include the baseline; default: compiled,floor).", transform: CommaLists.strategies)
+    var strategies: [String] = ["compiled", "floor"]
+
+    @Option(help: "The strategy ratios divide by.")
+    var baseline = "floor"
+
+    @Option(parsing: .unconditional, help: "Events per run.")
+    var events = 500_000
+
+    @Option(parsing: .unconditional, help: "Interleaved repetitions per run.")
+    var repetitions = 8
+
+    @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds.")
+    var rounds = 3
+
+    func validate() throws {
+        if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
+        for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) { throw ValidationError("\(option) \(path): no such readable file") }
+        }
+        guard builds.count >= 2 else { throw ValidationError("give at least two bench executables to compare") }
+        for b in builds where !FileManager.default.isExecutableFile(atPath: b) {
+            throw ValidationError("\(b) is not an executable file")
+        }
+        try Limits.check("--events", events, 1...Limits.maxEvents)
+        try Limits.check("--repetitions", repetitions, 1...1000)
+        try Limits.check("--rounds", rounds, 1...1000)
+    }
+
+    func run() throws {
+        let names = strategies
+        guard names.contains(baseline) else { throw ValidationError("--strategies must include the baseline \(baseline)") }
+        let progress = ProgressLine(enabled: true)
+        let comparison: BuildComparison
+        do {
+            comparison = try BuildComparison.measure(builds: builds, input: input.arguments(defaultWorkload: "braze-typical-200"), strategies: names, events: events,
+                                                     repetitions: repetitions, rounds: rounds, baseline: baseline, progress: { progress.note($0) })
+        } catch let mismatch as ChecksumMismatch {
+            progress.note("")
+            TextOutput.standardError("bench: builds disagree: \(mismatch)")
+            throw ExitCode(Exit.regression)
+        }
+        progress.note("")
+        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
+        try TextOutput.printLine(comparison.table(baseline: baseline))
+    }
+}

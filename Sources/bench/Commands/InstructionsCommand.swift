@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+struct InstructionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "instructions",
+        abstract: "Count instructions per event of each strategy's single-threaded matching loop under valgrind --tool=callgrind.",
+        discussion: """
+            Deterministic (same binary, workload and machine kind give the same count), so the gate can hold it to \
+            a tight tolerance. Only the matching loop is counted, between callgrind start/stop requests; the \
+            workload is generated and the matcher warmed uncounted. Needs valgrind (scripts/instructions installs it).
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "Comma-separated strategies to count (default: all).", transform: CommaLists.strategies)
+    var strategies: [String] = StrategyRegistry.names
+
+    @Option(parsing: .unconditional, help: "Events to replay (default: the workload's count, or every line of --event-log; `reference` replays at most --reference-events).")
+    var events: Int?
+
+    @Option(parsing: .unconditional, help: "Events replayed by `reference`.")
+    var referenceEvents = 50_000
+
+    @Option(help: "Write the counts into this results JSON (its 1-thread, unpublished rows); checksums must agree.")
+    var mergeInto: String?
+
+    @Option(parsing: .unconditional, help: "Count matching through the snapshot a delta writer publishes after one delta of N triggers (as bench run --delta-triggers publishes them): the per-event cost of a delta layer. Not with --merge-into.")
+    var deltaTriggers: Int?
+
+    @Option(parsing: .unconditional, help: .hidden) var child: String?
+    @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
+
+    func validate() throws {
+        if input.eventLog == "-" { throw ValidationError("--event-log -: each counted child reads the log again; give a file") }
+        for (option, value) in [("--events", events), ("--input-lines", inputLines)] {
+            if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
+        }
+        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        if let deltaTriggers {
+            try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
+            if mergeInto != nil { throw ValidationError("--merge-into fills a run's unpublished rows and counts through a delta snapshot belong to none of them; pass one or the other") }
+        }
+    }
+
+    func run() throws {
+        var source = try input.source(defaultWorkload: "tiny")
+        if let child {
+            if case .files(var files) = source {
+                files.lineLimit = inputLines
+                source = .files(files)
+            }
+            let data = try RunInput.load(source)
+            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, count: events ?? data.events.count,
+                                                               deltaTriggers: deltaTriggers)
+            try TextOutput.printLine(InstructionCounter.childLine(sum))
+            return
+        }
+        switch source {
+        case .generated(var spec):
+            if let events { spec.events = events }
+            source = .generated(spec)
+        case .files(var files):
+            files.lineLimit = events
+            source = .files(files)
+        }
+        // The events the children replay: a log's valid lines are known only once it is read.
+        let replayed: Int
+        if case .generated(let spec) = source { replayed = spec.events } else { replayed = try RunInput.load(source).events.count }
+        // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
+        let merged = try mergeInto.map(RunReport.load)
+        let mergedFile = try mergeInto.map(AtomicFile.init(path:))
+        let progress = ProgressLine(enabled: true)
+        let counts = try InstructionCounter.count(input: source, strategies: strategies, events: replayed,
+                                                  referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })
+        progress.note("")
+        if var report = merged, let mergedFile {
+            try report.merge(counts)
+            try mergedFile.commit(with: report.json())
+        }
+        let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }.map(\.checksum))
+        for c in counts {
+            try TextOutput.printLine("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.hex.prefix(8)))")
+        }
+        if sums.count > 1 {
+            throw ChecksumMismatch(description: "under callgrind: checksums \(sums.map(\.hex).sorted())")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Generate (or load) a workload and replay it through the chosen strategies; print a comparison table.",
+        discussion: """
+            Every strategy replays the same struct-of-arrays event buffers. `reference` replays only the first \
+            --reference-events events; every other strategy is checked against it on that prefix, and against each \
+            other on the full run. A checksum disagreement exits 1.
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @OptionGroup var options: RunOptions
+
+    @OptionGroup var outputs: RunOutputs
+
+    @Flag(help: "Also count instructions/event of each strategy's 1-thread loop under valgrind --tool=callgrind (adds a minute or more).")
+    var instructions = false
+
+    func run() throws {
+        try Limits.refuseOverwriting(
+            outputs: outputs.paths,
+            inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
+                + options.plugins.map { ("--plugin", $0) })
+        // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
+        let files = try outputs.open()
+        let configuration = try options.makeConfiguration(input: input.source())
+        var report = try Runner(configuration).run()
+        if instructions {
+            let progress = ProgressLine(enabled: true)
+            let counts = try InstructionCounter.count(
+                input: configuration.input, strategies: configuration.strategies,
+                events: report.workload.events, referenceEvents: configuration.referenceEvents, progress: { progress.note($0) })
+            progress.note("")
+            try report.merge(counts)
+        }
+        try TextOutput.printLine(report.table())
+        try files.commit(report)
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Workload
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a workload at every point of a grid of spec values and fit how each strategy's cost grows.",
+        discussion: """
+            --vary KEY=v1,v2,… takes any numeric workload-spec key (triggers, event_names, regex_share, \
+            fresh_string_share, zipf, …), a nested one (crowded.triggers, kinds.purchase) or a range key as \
+            min:max (filters_per_trigger=0:2,2:4); give --vary twice for a grid. Every point is generated from the \
+            workload's seed and run as `bench run` runs (its options apply; checksums are checked at every point). \
+            For each key and strategy, the exponent of a least-squares fit of log(ns/event) on log(value) is printed \
+            ("compiled ∝ triggers^0.97"), a range counting as its midpoint.
+
+            Example:
+              bench sweep --workload default --vary triggers=100,300,1000,3000,10000 --events 200000 --svg s.svg
+            """)
+
+    @Option(name: .customLong("vary"), help: "KEY=v1,v2,… (repeatable: a grid of every combination).")
+    var vary: [String] = []
+
+    @Option(help: "The workload varied: a preset name from Corpora/workloads or a spec file path (default: default).")
+    var workload: String?
+
+    @OptionGroup var options: RunOptions
+
+    @Option(help: "Write the sweep as JSON (schema trigger-bench-sweep/1: every point's full results and the fits).")
+    var json: String?
+
+    @Option(help: "Write a log–log chart per varied key (SVG).")
+    var svg: String?
+
+    func axes() throws -> [Sweep.Axis] {
+        guard !vary.isEmpty else { throw ValidationError("give at least one --vary KEY=v1,v2,…") }
+        let axes = try vary.map { spec -> Sweep.Axis in
+            let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--vary takes KEY=v1,v2,…, got \"\(spec)\"") }
+            let values = try Limits.list("--vary \(parts[0])", parts[1])
+            guard !values.isEmpty else { throw ValidationError("--vary \(parts[0]) lists no values") }
+            guard Set(values).count == values.count else { throw ValidationError("--vary \(parts[0]) lists a value twice") }
+            return Sweep.Axis(key: parts[0], values: values)
+        }
+        guard Set(axes.map(\.key)).count == axes.count else { throw ValidationError("--vary names the same key twice") }
+        let points = axes.reduce(1) { $0 * $1.values.count }
+        guard points <= 1000 else { throw ValidationError("the grid has \(points) points; at most 1000") }
+        return axes
+    }
+
+    func validate() throws {
+        _ = try axes()
+    }
+
+    func run() throws {
+        try Limits.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
+                                     inputs: [("--workload", workload.flatMap { $0.contains("/") || $0.hasSuffix(".json") ? $0 : nil })] + options.plugins.map { ("--plugin", $0) })
+        let jsonFile = try json.map(AtomicFile.init(path:))
+        let svgFile = try svg.map(AtomicFile.init(path:))
+        let axes = try self.axes()
+        let base = try WorkloadSpec.load(workload ?? "default")
+        let plugins = try options.loadPlugins()
+        var first = true
+        let sweep = try Sweep.run(base: base, axes: axes, configure: { spec in
+            defer { first = false }
+            return try options.makeConfiguration(input: .generated(spec), plugins: plugins, announce: first)
+        })
+        try TextOutput.printLine(sweep.table())
+        try jsonFile?.commit(with: sweep.json())
+        try svgFile?.commit(with: Data(sweep.svg().utf8))
+    }
+}

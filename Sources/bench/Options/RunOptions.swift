@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+/// The options of `bench run` that say what to measure and how (shared with `bench sweep`, which
+/// brings its own input).
+struct RunOptions: ParsableArguments {
+    @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h); adds a row plugin:NAME. Repeatable.")
+    var plugins: [String] = []
+
+    @Option(help: "Comma-separated strategies to run (default: all).", transform: CommaLists.strategies)
+    var strategies: [String] = StrategyRegistry.names
+
+    @Option(parsing: .unconditional, help: "Comma-separated reader thread counts, e.g. 1,2 (default: 1).", transform: CommaLists.threadCounts)
+    var threads: [Int] = [1]
+
+    @Option(help: "Comma-separated publication modes: none, lock-free, mutex (default: none).", transform: CommaLists.publications)
+    var publication: [Publication] = [.none]
+
+    @Option(parsing: .unconditional, help: "While readers match, a writer publishes a freshly built trigger set every N ms (lock-free and mutex runs).")
+    var publishEveryMs: Int?
+
+    @Flag(help: "The writer publishes one of 4 matchers built before the run instead of building one per publication: separates what switching snapshots costs readers from the CPU the writer's builds take from them.")
+    var prebuiltSets = false
+
+    @Option(parsing: .unconditional, help: "With --publish-every-ms: the writer publishes a delta of N triggers (half replaced by edited copies and back, half added and removed) instead of a rebuilt set; compiled and predicate-index apply it, the other strategies rebuild.")
+    var deltaTriggers: Int?
+
+    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
+    var events: Int?
+
+    @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
+    var referenceEvents = 50_000
+
+    @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
+    var batchSize = 1024
+
+    @Option(help: "A name recorded with the results (e.g. the change being measured).")
+    var label: String?
+
+    @Option(parsing: .unconditional, help: "Timed passes per row, interleaved; their means give the confidence intervals and `bench check`'s wall-clock samples.")
+    var repetitions = 3
+
+    @Option(parsing: .unconditional, help: "Events timed one at a time per strategy, for single-event percentiles (0: skip).")
+    var latencyEvents = 100_000
+
+    func validate() throws {
+        guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
+        try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
+        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        try Limits.check("--latency-events", latencyEvents, 0...Limits.maxEvents)
+        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
+        if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
+        if let deltaTriggers {
+            try Limits.check("--delta-triggers", deltaTriggers, 1...CorpusDecoder.maxTriggers)
+            guard publishEveryMs != nil, publication.contains(where: { $0 != .none }) else {
+                throw ValidationError("--delta-triggers needs --publish-every-ms M (how often the writer publishes a delta) and --publication lock-free or mutex")
+            }
+            guard !prebuiltSets else { throw ValidationError("--delta-triggers and --prebuilt-sets are two kinds of writer; pass one") }
+        }
+        if prebuiltSets, publishEveryMs == nil {
+            throw ValidationError("--prebuilt-sets says what the writer publishes; it needs --publish-every-ms M")
+        }
+    }
+
+    /// A debug build matches 10–100× slower; without --events it replays this many so that a first
+    /// `swift run bench` answers in seconds, and says so.
+    static let debugEvents = 20_000
+    static let debugReferenceEvents = 1_000
+
+    /// Loads the `--plugin` libraries, saying that each runs in-process.
+    func loadPlugins() throws -> [PluginLibrary] {
+        let loaded = try plugins.map(PluginLibrary.init(path:))
+        for plugin in loaded {
+            TextOutput.standardError("bench: loaded plugin \(plugin.name) \(plugin.version) from \(plugin.path); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect")
+        }
+        if let twice = Dictionary(grouping: loaded, by: \.name).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.key); each row needs its own name")
+        }
+        return loaded
+    }
+
+    /// The run these options describe, replaying `input` (a sweep's point, the --workload given, or the
+    /// user's files). A debug build trims what it replays unless --events says how much.
+    func makeConfiguration(input: InputSource, plugins loaded: [PluginLibrary]? = nil, announce: Bool = true) throws -> RunConfiguration {
+        var input = input
+        var referenceEvents = referenceEvents
+        switch input {
+        case .generated(var spec):
+            if let events {
+                spec.events = events
+            } else if BuildInfo.configuration == "debug", spec.events > Self.debugEvents {
+                spec.events = Self.debugEvents
+                referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
+                if announce { announceDebug() }
+            }
+            input = .generated(spec)
+        case .files(var files):
+            files.lineLimit = events
+            if events == nil, BuildInfo.configuration == "debug" {
+                files.lineLimit = Self.debugEvents
+                referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
+                if announce { announceDebug() }
+            }
+            input = .files(files)
+        }
+        var config = RunConfiguration(input: input)
+        config.plugins = try loaded ?? loadPlugins()
+        config.strategies = strategies
+        config.threads = threads
+        config.publications = publication
+        config.writer = publishEveryMs.map { ms in
+            WriterSettings(everyMs: ms, mode: deltaTriggers.map { .deltas(triggers: $0) } ?? (prebuiltSets ? .prebuilt : .rebuild))
+        }
+        config.referenceEvents = referenceEvents
+        config.batchSize = batchSize
+        config.showProgress = true
+        config.repetitions = repetitions
+        config.latencyEvents = latencyEvents
+        config.label = label
+        return config
+    }
+
+    func announceDebug() {
+        TextOutput.standardError("bench: debug build: replaying at most \(Self.debugEvents) events (and \(Self.debugReferenceEvents) through reference) so this finishes in seconds; for numbers worth reading run scripts/bench (release), or pass --events")
+    }
+}

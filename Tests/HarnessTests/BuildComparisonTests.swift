@@ -1,0 +1,51 @@
+import Foundation
+@testable import Harness
+import TriggerKit
+import Workload
+import XCTest
+
+final class BuildComparisonTests: XCTestCase {
+    func run(_ compiled: [Double], _ floor: [Double], checksum: UInt64 = 0xabc) -> RunReport {
+        var c = strategyResult("compiled", checksum: checksum, samples: compiled)
+        c.timing.nsPerEvent.mean = compiled.reduce(0, +) / Double(compiled.count)
+        var f = strategyResult("floor", checksum: 0, samples: floor)
+        f.timing.nsPerEvent.mean = floor.reduce(0, +) / Double(floor.count)
+        return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: "k", swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+                         workload: .init(name: "w", seed: 1, events: 100, triggers: 10), results: [c, f])
+    }
+
+    func testRunsOfABuildArePooledAndRatiosPairedWithinARepetition() throws {
+        let comparison = try BuildComparison(reports: [
+            (build: "old", runs: [run([30, 33], [10, 11]), run([60, 31], [20, 10])]),  // the third repetition hit a slow spell
+            (build: "new", runs: [run([24, 26], [8, 8.5]), run([25, 23], [8, 7.9])]),
+        ], baseline: "floor")
+        XCTAssertEqual(comparison.rows.map(\.build), ["old", "old", "new", "new"])
+        let old = comparison.rows[0], new = comparison.rows[2]
+        XCTAssertEqual(old.bestNs, 30)
+        XCTAssertEqual(old.medianNs, 32)  // 30, 31, 33, 60
+        XCTAssertEqual(old.medianRatio!, 3.0, accuracy: 1e-12)  // ratios 3, 3, 3, 3.1
+        XCTAssertEqual(old.bestRatio!, 3.0, accuracy: 1e-12)
+        XCTAssertEqual(old.samples, 4)
+        XCTAssertEqual(new.bestRatio!, 23 / 7.9, accuracy: 1e-12)
+        XCTAssertNil(comparison.rows[1].medianRatio)
+        XCTAssert(comparison.table(baseline: "floor").contains("new   compiled"))
+    }
+
+    func testTheChangeBetweenBuildsCarriesAnIntervalAndSaysWhetherItIncludesOne() throws {
+        let faster = try BuildComparison(reports: [
+            (build: "old", runs: [run([30, 31, 30.5], [10, 10, 10])]), (build: "new", runs: [run([24, 25, 24.5], [10, 10, 10])]),
+        ], baseline: "floor")
+        let line = try XCTUnwrap(faster.changeLines(baseline: "floor").first)
+        XCTAssertTrue(line.hasPrefix("compiled: ×floor of new over old = 0.803, 95 % interval ["), line)
+        XCTAssertTrue(line.hasSuffix("below 1: new is faster"), line)
+        let same = try BuildComparison(reports: [
+            (build: "a", runs: [run([30, 32, 31], [10, 10, 10])]), (build: "b", runs: [run([31, 30, 32], [10, 10, 10])]),
+        ], baseline: "floor")
+        XCTAssertTrue(try XCTUnwrap(same.changeLines(baseline: "floor").first).hasSuffix("includes 1: no difference shown"))
+    }
+
+    func testBuildsThatMatchDifferentlyAreRefused() {
+        XCTAssertThrowsError(try BuildComparison(reports: [(build: "a", runs: [run([1], [1])]), (build: "b", runs: [run([1], [1], checksum: 0xabd)])],
+                                                 baseline: "floor")) { XCTAssert("\($0)".contains("build b matched with checksum 0000000000000abd")) }
+    }
+}
