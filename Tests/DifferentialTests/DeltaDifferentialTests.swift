@@ -59,7 +59,7 @@ final class DeltaDifferentialTests: XCTestCase {
     }
 
     func testDeltaBuiltSnapshotsEqualFromScratchBuilds() throws {
-        let seeds = UInt64(ProcessInfo.processInfo.environment["DELTA_SEEDS"].flatMap(Int.init) ?? 100)
+        let seeds = UInt64(ProcessInfo.processInfo.environment["DELTA_SEEDS"].flatMap(Int.init) ?? DifferentialTests.defaultSeeds(release: 100))
         for seed in 1...seeds {
             if let failure = try Self.disagreement(seed: seed) {
                 XCTFail(failure)

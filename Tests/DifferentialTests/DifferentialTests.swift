@@ -5,6 +5,16 @@ import XCTest
 /// Every strategy must equal `reference`, match for match, on seeded random corpora and event streams
 /// (all operators, mistyped and missing properties, ties, regexes, dates, windows, crowded buckets).
 final class DifferentialTests: XCTestCase {
+    /// Seeds when no environment variable says: a debug build matches 10–100× slower, so it runs a
+    /// fifth of them; CI runs the release build with many more (`.ci/run`).
+    static func defaultSeeds(release: Int) -> Int {
+        #if DEBUG
+        return release / 5
+        #else
+        return release
+        #endif
+    }
+
     /// A small random workload for `seed`: the knobs vary with the seed so corpora differ in shape.
     static func spec(seed: UInt64) -> WorkloadSpec {
         var rng = DeterministicRandom(seed: seed)
@@ -60,7 +70,7 @@ final class DifferentialTests: XCTestCase {
     }
 
     func testEveryStrategyEqualsReferenceOnThousandsOfSeededCorpora() throws {
-        let seeds = UInt64(ProcessInfo.processInfo.environment["DIFFERENTIAL_SEEDS"].flatMap(Int.init) ?? 1000)
+        let seeds = UInt64(ProcessInfo.processInfo.environment["DIFFERENTIAL_SEEDS"].flatMap(Int.init) ?? DifferentialTests.defaultSeeds(release: 1000))
         for seed in 1...seeds {
             if let failure = try Self.disagreement(Self.spec(seed: seed)) {
                 XCTFail(failure)

@@ -53,6 +53,7 @@ final class UserDataTests: XCTestCase {
         let spec = Self.spec()
         let generated = try Runner(configuration(spec, files: nil)).run()
         let loaded = try Runner(configuration(spec, files: try writeFiles(spec))).run()
+        XCTAssertEqual(generated.results.map(\.matches.checksum), loaded.results.map(\.matches.checksum))
         XCTAssertGreaterThan(loaded.results[0].matches.matches, 0)
         let data = try XCTUnwrap(loaded.workload.data)
         XCTAssertEqual(data.lines, spec.events)

@@ -4,7 +4,7 @@
 // matching an event). x86-64: the time-stamp counter (invariant on current CPUs, so it ticks at a
 // constant rate whatever the frequency); arm64: the virtual counter cntvct_el0; elsewhere the
 // monotonic clock in nanoseconds. Ticks are converted to nanoseconds by calibrating against the
-// monotonic clock (Harness/Latency/CycleClock.swift).
+// monotonic clock (Harness/Measure/CycleClock.swift).
 #include <stdint.h>
 
 #if defined(__x86_64__)

@@ -41,6 +41,9 @@ struct BuiltStrategy {
         let prefixScratch = matcher.makeScratch(for: events)
         prefix = events.withView { ReplayLoop.checksum(matcher, $0, 0..<referenceEvents, prefixScratch) }
         untimedScratches = [prefixScratch, latencyScratch]
+        // A plugin that breaks its ABI is refused before anything else is measured of it.
+        try CrossCheck.pluginEntryPoints(matcher, name: strategy.name, prefix: prefix, untimedScratches: untimedScratches,
+                                         events: events, referenceEvents: configuration.referenceEvents)
         let allocations = Self.measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
         memory = MemoryFigures(allocationsPerEvent: allocations.count, bytesPerEvent: allocations.bytes, buildSeconds: buildSeconds,
                                matcherBytes: matcherBytes, scratchBytes: scratchBytes)

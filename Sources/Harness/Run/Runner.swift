@@ -27,7 +27,6 @@ public final class Runner {
         for strategy in strategies {
             let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
             afterBuild[b.name] = b.gaugesAfterBuild
-            try CrossCheck.pluginEntryPoints(b, events: input.events, referenceEvents: configuration.referenceEvents)
             built.append(b)
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
         }

@@ -4,21 +4,22 @@ import TriggerKit
 enum CrossCheck {
     /// A plugin's two entry points must agree (`match` serves the prefix and single events, `match_batch`
     /// the timed unpublished rows), and neither may break the ABI.
-    static func pluginEntryPoints(_ built: BuiltStrategy, events: EventColumns, referenceEvents: Int) throws {
-        guard let plugin = built.matcher as? PluginMatcher else { return }
-        let name = built.name, triggers = built.matcher.triggerSet.triggers.count
+    static func pluginEntryPoints(_ matcher: any Matcher, name: String, prefix: MatchChecksum, untimedScratches: [MatchScratch],
+                                  events: EventColumns, referenceEvents: Int) throws {
+        guard let plugin = matcher as? PluginMatcher else { return }
+        let triggers = matcher.triggerSet.triggers.count
         let batchScratch = plugin.makeScratch(for: events)
         var batched = MatchChecksum()
         let n = min(referenceEvents, events.count)
         events.withView { plugin.matchBatch(0..<n, in: $0, scratch: batchScratch, into: &batched) }
-        for (entry, scratch) in zip(["match", "match", "match_batch"], built.untimedScratches + [batchScratch]) {
+        for (entry, scratch) in zip(["match", "match", "match_batch"], untimedScratches + [batchScratch]) {
             let invalid = PluginMatcher.invalidResults(in: scratch)
             if invalid.count > 0 {
                 throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first), a trigger index outside 0..<\(triggers), a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
             }
         }
-        if batched != built.prefix {
-            throw ChecksumMismatch(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(built.prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
+        if batched != prefix {
+            throw ChecksumMismatch(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
         }
     }
 

@@ -1,15 +1,5 @@
 import TriggerKit
 
-/// A row as the runner measured it, before its ratios to its peers are known.
-struct MeasuredRow {
-    var key: RowKey
-    var matches: MatchFigures
-    var timing: TimingFigures
-    var memory: MemoryFigures
-    var publishing: PublishingFigures?
-    var latencyNs: EventLatency?
-}
-
 /// Where result rows are made: each measured row with its ratios to `reference` and `floor`.
 enum ResultRows {
     /// The rows of a run, in the order measured. A ratio compares like with like: the peer with the

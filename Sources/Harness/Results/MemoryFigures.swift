@@ -1,0 +1,11 @@
+/// What a row's matcher costs in memory: per event in steady state (an untimed, counted pass), and held.
+public struct MemoryFigures: Codable, Sendable, Equatable {
+    public var allocationsPerEvent: Double
+    public var bytesPerEvent: Double
+    /// Seconds to build the matcher (interning, compiling, indexing).
+    public var buildSeconds: Double
+    /// Bytes the built matcher holds (jemalloc: what the building thread allocated and did not free).
+    public var matcherBytes: Int?
+    /// Bytes of one reader thread's scratch.
+    public var scratchBytes: Int?
+}

@@ -1,0 +1,18 @@
+/// How long a row's timed passes took.
+public struct TimingFigures: Codable, Sendable, Equatable {
+    /// Batch-mean percentiles: each batch's time over its size is one sample.
+    public struct Latency: Codable, Sendable, Equatable {
+        public var mean, p50, p90, p99, p999, max: Double
+    }
+
+    public var eventsPerSecond: Double
+    public var nsPerEvent: Latency
+    public var cpuSeconds: Double
+    public var wallSeconds: Double
+    /// Each reader's own rate (rows with more than one thread).
+    public var perThreadEventsPerSecond: [Double]?
+    /// Mean ns/event of each timed repetition (`--repetitions`): the samples the gate's wall-clock tier tests.
+    public var nsPerEventSamples: [Double]?
+    /// Bootstrap 95 % interval of the mean ns/event over the repetitions (nil with one repetition).
+    public var meanCi95: [Double]?
+}

@@ -1,0 +1,56 @@
+import Foundation
+@testable import Harness
+import TriggerKit
+import Workload
+import XCTest
+
+/// `bench check` compares like with like.
+final class GateComparabilityTests: XCTestCase {
+    func report(_ results: [StrategyResult], kernel: String = "k", referenceEvents: Int = 5000, schema1: Bool = false) -> RunReport {
+        let settings = RunMetadata.Settings(
+            strategies: ["compiled"], threads: [1], publications: ["none"], publishEveryMs: nil, prebuiltSets: false, events: 100,
+            referenceEvents: referenceEvents, batchSize: 1024, warmupEvents: 100_000, allocationEvents: 50_000, latencyEvents: 100_000,
+            repetitions: 5)
+        let run = RunMetadata(timestamp: "2026-11-23T00:00:00Z", commit: nil, dirty: nil, label: nil, host: "h", command: ["bench"],
+                              settings: settings, noise: .init())
+        return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+                         workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results, run: schema1 ? nil : run)
+    }
+
+    func refusal(_ baseline: RunReport, _ current: RunReport) -> String? {
+        do {
+            _ = try Gate.compare(baseline: baseline, current: current, options: .init())
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testAnEmptyResultSetOnEitherSideIsRefused() {
+        XCTAssertEqual(refusal(report([]), report([strategyResult()])),
+                       "the baseline results are empty: nothing to compare; rerun bench run with at least one strategy")
+        XCTAssertEqual(refusal(report([strategyResult()]), report([])),
+                       "the current results are empty: nothing to compare; rerun bench run with at least one strategy")
+    }
+
+    func testDifferentReferenceEventsAreRefusedNamingTheField() throws {
+        let text = try XCTUnwrap(refusal(report([strategyResult()], referenceEvents: 5000), report([strategyResult()], referenceEvents: 50_000)))
+        XCTAssertTrue(text.hasPrefix("refusing to compare runs made with different settings: reference_events (baseline 5000, current 50000)"), text)
+        var options = Gate.Options()
+        options.allowedDifferences = ["reference_events"]
+        XCTAssertNoThrow(try Gate.compare(baseline: report([strategyResult()], referenceEvents: 5000),
+                                          current: report([strategyResult()], referenceEvents: 50_000), options: options))
+    }
+
+    func testAKernelDifferenceIsANoteNotARefusal() throws {
+        let result = try Gate.compare(baseline: report([strategyResult()], kernel: "6.18.44-fc-v782"),
+                                      current: report([strategyResult()], kernel: "6.18.44-fc-v669"), options: .init())
+        XCTAssertTrue(result.regressions.isEmpty)
+        XCTAssertEqual(result.notes, [#"kernel differs: baseline "6.18.44-fc-v782", current "6.18.44-fc-v669""#])
+    }
+
+    func testASchemaOneBaselineIsComparedWithANote() throws {
+        let result = try Gate.compare(baseline: report([strategyResult()], schema1: true), current: report([strategyResult()]), options: .init())
+        XCTAssertEqual(result.notes, ["the baseline results record no run settings (schema 1): settings not compared"])
+    }
+}
