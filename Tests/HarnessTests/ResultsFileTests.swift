@@ -11,7 +11,7 @@ final class ResultsFileTests: XCTestCase {
 
     func loading(_ text: String) -> String {
         let path = NSTemporaryDirectory() + "results-\(UUID().uuidString).json"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             _ = try RunReport.load(path)

@@ -60,7 +60,7 @@ final class EntryScreenTests: XCTestCase {
         events.append(Event(time: time, kind: .customEvent(name: "e"), properties: ["p66": .int(1), "p2": .string("x")]))
         events.append(Event(time: 1_500_000_000, kind: .customEvent(name: "e"), properties: [:]))
         events.append(Event(time: 1_950_000_000, kind: .customEvent(name: "e"), properties: [:]))
-        for action in ["a", "b", nil] + (0..<70).filter { $0 % 3 == 0 }.map({ "a\($0)" }) {
+        for action in ["a", "b", nil] + (0..<70).filter({ $0 % 3 == 0 }).map({ "a\($0)" }) {
             events.append(Event(time: time, kind: .pushClick(campaignID: "c", actionID: action), properties: [:]))
         }
         for t in [-0.0, 0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, -100, -50, -1, -0.5, 5, 7, 10, 1_799_999_999.5,

@@ -7,7 +7,12 @@ public struct CycleClock: Sendable {
     public let nanosecondsPerTick: Double
     /// The least a begin/end pair reads with nothing between them.
     public let overheadTicks: UInt64
+    /// The step the counter advances by: every reading differs from another by a multiple of it
+    /// (a virtualised counter may step by many ticks at once).
+    public let resolutionTicks: UInt64
     public let source: String
+
+    public var resolutionNanoseconds: Double { Double(resolutionTicks) * nanosecondsPerTick }
 
     public var overheadNanoseconds: Double { Double(overheadTicks) * nanosecondsPerTick }
 
@@ -29,12 +34,27 @@ public struct CycleClock: Sendable {
         }
         if !best.isFinite { best = 1 }
         var overhead = UInt64.max
+        var step: UInt64 = 0
         for _ in 0..<20_000 {
             let t0 = begin()
             let t1 = end()
             overhead = min(overhead, t1 &- t0)
+            if t1 > t0 { step = gcd(step, t1 - t0) }
         }
-        return CycleClock(nanosecondsPerTick: best, overheadTicks: overhead == .max ? 0 : overhead,
+        if step == 0 {
+            // Every pair read the same value: the counter steps more slowly than a reading; spin to a step.
+            let t0 = begin()
+            var t1 = end()
+            while t1 == t0 { t1 = end() }
+            step = t1 &- t0
+        }
+        return CycleClock(nanosecondsPerTick: best, overheadTicks: overhead == .max ? 0 : overhead, resolutionTicks: max(step, 1),
                           source: String(cString: trigger_bench_ticks_source()))
+    }
+
+    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
     }
 }

@@ -11,6 +11,8 @@ public struct EventLatency: Codable, Sendable, Equatable {
     public var timerOverhead: Double
     /// The counter read: rdtsc, cntvct_el0 or clock_gettime.
     public var timer: String
+    /// The smallest step the counter can show (ns): no figure is finer than this. Nil in older files.
+    public var timerResolution: Double?
 
     /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
     /// after one untimed pass over them.
@@ -33,6 +35,7 @@ public struct EventLatency: Codable, Sendable, Equatable {
         return EventLatency(
             p50: ns(histogram.valueAtPercentile(50)), p90: ns(histogram.valueAtPercentile(90)),
             p99: ns(histogram.valueAtPercentile(99)), p999: ns(histogram.valueAtPercentile(99.9)),
-            max: ns(histogram.max), samples: recorded, timerOverhead: clock.overheadNanoseconds, timer: clock.source)
+            max: ns(histogram.max), samples: recorded, timerOverhead: clock.overheadNanoseconds, timer: clock.source,
+            timerResolution: clock.resolutionNanoseconds)
     }
 }

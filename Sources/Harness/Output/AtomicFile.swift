@@ -51,7 +51,7 @@ public final class AtomicFile {
         guard fd >= 0 else { throw DescriptorWriter.failure(path, "cannot create the output", errno) }
         // Not inherited by the tools bench runs (valgrind, git, other builds of bench).
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         temporaryPath = temporary
         signalSlot = trigger_bench_temporary_register(temporary)
         // mkstemp creates 0600: keep an existing file's mode, or give a new one what a plain create

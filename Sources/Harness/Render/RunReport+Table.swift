@@ -1,3 +1,4 @@
+import TriggerKit
 import Foundation
 
 /// Terminal table, Markdown and SVG renderings of a `RunReport`.
@@ -9,7 +10,7 @@ extension RunReport {
     func rows() -> [[String]] {
         results.map { r in
             let mean = Self.ns(r.timing.nsPerEvent.mean) + (r.timing.meanCi95.flatMap { $0.count == 2 ? " ± " + Self.ns(($0[1] - $0[0]) / 2) : nil } ?? "")
-            let single = r.latencyNs.map { [Self.ns($0.p50), Self.ns($0.p99), Self.ns($0.p999), Self.ns($0.max)] } ?? ["–", "–", "–", "–"]
+            let single = r.latencyNs.map { l in [l.p50, l.p99, l.p999, l.max].map { Self.ns($0, resolution: l.timerResolution) } } ?? ["–", "–", "–", "–"]
             return ([r.strategy, r.key.publication.rawValue, String(r.key.threads), String(r.matches.events), mean] + single + [
                 String(format: "%.2f", r.timing.eventsPerSecond / 1e6), Self.small(r.memory.allocationsPerEvent), Self.small(r.memory.bytesPerEvent),
                 r.memory.matcherBytes.map { String(format: "%.0f", Double($0) / 1024) } ?? "–",
@@ -21,6 +22,12 @@ extension RunReport {
     }
 
     static func ns(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : String(format: "%.1f", v) }
+
+    /// A single-event figure, no finer than the timer that took it: whole steps of `resolution`.
+    static func ns(_ v: Double, resolution: Double?) -> String {
+        guard let resolution, resolution >= 1 else { return ns(v) }
+        return String(format: "%.0f", (v / resolution).rounded() * resolution)
+    }
     static func small(_ v: Double) -> String { v == 0 ? "0" : String(format: v < 10 ? "%.2f" : "%.0f", v) }
 
     var header: String {
@@ -81,15 +88,14 @@ extension RunReport {
 
     /// What the columns are, under the table.
     static func legend(_ latency: EventLatency?) -> String {
-        "mean ns: batched pass (events timed in batches, for throughput and the mean), ± half the bootstrap 95 % interval over the repetitions (with 3 repetitions that is their range; 5 or more give a real interval); "
-            + "ev p50…max: single events timed alone" + (latency.map { " (\($0.timer), \(Self.ns($0.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
+        "mean ns: wall-clock time of the batched passes per event (with several reader threads, the run's, not a thread's), ± half the bootstrap 95 % interval of the same repetitions' means (with 3 repetitions that is their range; 5 or more give a real interval); "
+            + "ev p50…max: single events timed alone" + (latency.map { l in " (\(l.timer)\(l.timerResolution.map { ", which steps by \(Self.ns($0)) ns" } ?? ""), \(Self.ns(l.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
             + "; alloc/ev and B/ev from a separate untimed jemalloc pass; matcher KB: what the built matcher holds; instr/ev = callgrind instructions of the 1-thread loop (--instructions); "
             + "×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition)."
     }
 
-    /// How far apart each row's repetitions were (slowest over fastest mean ns/event), and a warning when
-    /// any row's exceed `RunReport.unsteadySpread`: on a shared host that is the noise a comparison with
-    /// another run would carry, while ratios within the run (×floor) are paired per repetition.
+    /// How far apart each row's repetitions were (slowest over fastest mean ns/event): on a shared host,
+    /// the noise a comparison with another run would carry.
     public var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
         results.compactMap { r in
             guard let s = r.timing.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
@@ -97,20 +103,38 @@ extension RunReport {
         }
     }
 
-    public static let unsteadySpread = 0.10
-
     func repetitionSpreadLines() -> [String] {
         let spreads = repetitionSpreads
         guard !spreads.isEmpty else { return [] }
-        func percent(_ x: (label: String, fastest: Double, slowest: Double)) -> Double { x.slowest / x.fastest - 1 }
         var lines = ["repetitions, fastest–slowest mean ns/event: " + spreads.map {
-            "\($0.label) \(Self.ns($0.fastest))–\(Self.ns($0.slowest)) (+\(String(format: "%.0f", percent($0) * 100)) %)"
+            "\($0.label) \(Self.ns($0.fastest))–\(Self.ns($0.slowest)) (+\(String(format: "%.0f", ($0.slowest / $0.fastest - 1) * 100)) %)"
         }.joined(separator: ", ")]
-        if let worst = spreads.max(by: { percent($0) < percent($1) }), percent(worst) > Self.unsteadySpread {
-            lines.append(String(format: "note: the host was unsteady during this run (%@'s repetitions differ by %.0f %%): compare rows within this run (×floor pairs them per repetition), not with another run's numbers.",
-                                worst.label, percent(worst) * 100))
-        }
+        if let note = noiseNote() { lines.append(note) }
         return lines
+    }
+
+    /// A note only where the host's noise changes a conclusion: two rows of one configuration whose
+    /// means differ by less than their repetitions spread, so that their order in this run is noise.
+    func noiseNote() -> String? {
+        func spread(_ r: StrategyResult) -> Double? {
+            guard let s = r.timing.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
+            return hi / lo - 1
+        }
+        let timed = results.filter { spread($0) != nil }
+        let groups = Dictionary(grouping: timed, by: { "\($0.key.publication.rawValue) \($0.key.threads)" })
+        var closest: (a: StrategyResult, b: StrategyResult, gap: Double, spread: Double)?
+        for group in groups.values {
+            let sorted = group.sorted { $0.timing.nsPerEvent.mean < $1.timing.nsPerEvent.mean }
+            for (a, b) in zip(sorted, sorted.dropFirst()) {
+                let gap = b.timing.nsPerEvent.mean / a.timing.nsPerEvent.mean - 1
+                let noise = max(spread(a)!, spread(b)!)
+                if gap < noise, closest.map({ gap / noise < $0.gap / $0.spread }) ?? true { closest = (a, b, gap, noise) }
+            }
+        }
+        guard let c = closest else { return nil }
+        let pairing = results.contains { $0.strategy == FloorMatcher.strategyName } ? " (×floor pairs each row with floor's same repetition and is steadier)" : ""
+        return String(format: "note: %@ and %@ differ by %.0f %%, less than their repetitions' spread (%.0f %%): their order in this run is the host's noise%@. For a verdict, rerun with more --repetitions on a quieter host, or compare builds with bench ab.",
+                      c.a.key.label, c.b.key.label, c.gap * 100, c.spread * 100, pairing)
     }
 
     public func markdown() -> String {

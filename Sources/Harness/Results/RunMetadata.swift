@@ -46,6 +46,11 @@ public struct RunMetadata: Codable, Sendable {
         /// 1, 5 and 15-minute load averages.
         public var loadBefore: [Double]?
         public var loadAfter: [Double]?
+        /// CPUs' worth of work other processes did in a tenth of a second sampled just before and just after
+        /// the run (0.5: half a core). Unlike the load average, it does not count this process's own
+        /// build or run of a moment ago.
+        public var othersBusyBefore: Double?
+        public var othersBusyAfter: Double?
         /// The CPU frequency governor (`performance`, `powersave`, …).
         public var governor: String?
         /// Whether frequency boost is on.
@@ -75,7 +80,7 @@ extension RunMetadata.Noise {
         let boost: Bool? = text("/sys/devices/system/cpu/cpufreq/boost").map { $0 == "1" }
             ?? text("/sys/devices/system/cpu/intel_pstate/no_turbo").map { $0 == "0" }
         return RunMetadata.Noise(
-            loadBefore: loadAverage(), loadAfter: nil,
+            loadBefore: loadAverage(), loadAfter: nil, othersBusyBefore: othersBusy(), othersBusyAfter: nil,
             governor: text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"), boost: boost,
             hypervisor: text("/proc/cpuinfo").map { $0.contains(" hypervisor") },
             aslr: text("/proc/sys/kernel/randomize_va_space").flatMap { Int($0) })
@@ -87,12 +92,35 @@ extension RunMetadata.Noise {
         return fields.count == 3 ? fields : nil
     }
 
-    /// What a reader should know before trusting the figures; empty when nothing looks wrong.
+    /// CPUs' worth of time that processes other than this one used over `seconds` (nil off Linux).
+    static func othersBusy(seconds: Double = 0.1) -> Double? {
+        func totals() -> (busy: Double, own: Double)? {
+            guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+                  let cpu = stat.split(separator: "\n").first, cpu.hasPrefix("cpu "),
+                  let mine = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+                  let close = mine.lastIndex(of: ")") else { return nil }
+            let f = cpu.split(separator: " ").dropFirst().compactMap { Double($0) }
+            guard f.count >= 8 else { return nil }
+            // user, nice, system, irq, softirq, steal: time some process (or the hypervisor) had the CPU.
+            let busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7]
+            let own = mine[mine.index(after: close)...].split(separator: " ")
+            guard own.count > 13, let utime = Double(own[11]), let stime = Double(own[12]) else { return nil }
+            return (busy, utime + stime)
+        }
+        guard let a = totals() else { return nil }
+        Thread.sleep(forTimeInterval: seconds)
+        guard let b = totals() else { return nil }
+        let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return max(0, (b.busy - a.busy) - (b.own - a.own)) / hz / seconds
+    }
+
+    /// What a reader should know before trusting the figures; empty when nothing looks wrong. Other
+    /// work is named when it took at least half a core, since then it took CPU time from the readers.
     func warnings(cores: Int) -> [String] {
         var out: [String] = []
-        for (when, load) in [("before", loadBefore), ("after", loadAfter)] {
-            if let one = load?.first, one > Double(cores) / 2 {
-                out.append("the 1-minute load was \(String(format: "%.2f", one)) \(when) the run on \(cores) cores: other work shared the CPUs")
+        for (when, busy) in [("before", othersBusyBefore), ("after", othersBusyAfter)] {
+            if let busy, busy >= 0.5 {
+                out.append("other processes kept \(String(format: "%.1f", busy)) of \(cores) CPUs busy just \(when) the run: they shared the CPUs with it, so compare rows within this run, and rerun on a quieter host for absolute numbers")
             }
         }
         if let governor, governor != "performance" {
@@ -114,7 +142,7 @@ extension RunMetadata {
     static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "unknown" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func timestamp() -> String {

@@ -1,6 +1,8 @@
 /// How long a row's timed passes took.
 public struct TimingFigures: Codable, Sendable, Equatable {
-    /// Batch-mean percentiles: each batch's time over its size is one sample.
+    /// `mean`: wall-clock ns per event over the timed passes (the mean of `nsPerEventSamples`; with
+    /// several reader threads, the run's time per event, not a thread's). The percentiles are of
+    /// batches on a reader thread: each batch's time over its size is one sample.
     public struct Latency: Codable, Sendable, Equatable {
         public var mean, p50, p90, p99, p999, max: Double
     }

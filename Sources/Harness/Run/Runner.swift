@@ -36,6 +36,7 @@ public final class Runner {
         let results = ResultRows.assemble(measured)
         progress.note("")
         noise.loadAfter = RunMetadata.Noise.loadAverage()
+        noise.othersBusyAfter = RunMetadata.Noise.othersBusy()
         let git = RunMetadata.gitState()
         let run = RunMetadata(
             timestamp: RunMetadata.timestamp(), commit: git.commit, dirty: git.dirty, label: configuration.label,

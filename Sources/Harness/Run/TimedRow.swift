@@ -126,7 +126,9 @@ final class TimedRow {
         let repetitions = configuration.repetitions
         let timing = TimingFigures(
             eventsPerSecond: Double(count * repetitions) / wallSeconds,
-            nsPerEvent: .init(mean: histogram.mean / 1000, p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9), max: Double(histogram.max) / 1000),
+            // One mean per row: the repetitions' own wall-clock ns/event, the samples its interval and
+            // spread come from (batch percentiles are a reader thread's, from the histogram).
+            nsPerEvent: .init(mean: Bootstrap.mean(samples), p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9), max: Double(histogram.max) / 1000),
             cpuSeconds: cpu, wallSeconds: wallSeconds,
             perThreadEventsPerSecond: key.threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
             nsPerEventSamples: repetitions > 1 ? samples : nil,

@@ -45,10 +45,10 @@ public final class DeliveryEngine {
 
     /// - Parameters:
     ///   - makeMatcher: builds the matching function (corpus indices in corpus order) for a trigger set;
-    ///     the reference matcher by default. Called again whenever a new set lands.
+    ///     `compiled` by default (`StrategyRegistry.defaultEventMatcher`). Called again whenever a new set lands.
     public init(
         triggerSet: TriggerSet, startTime: Double = 0, configuration: Configuration = Configuration(),
-        makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { set in ReferenceMatcher(set).match }
+        makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = StrategyRegistry.defaultEventMatcher
     ) {
         self.triggerSet = triggerSet
         self.now = startTime

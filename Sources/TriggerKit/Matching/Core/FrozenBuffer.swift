@@ -39,7 +39,7 @@ import Darwin
     }
 
     @inlinable @inline(__always)
-    @usableFromInline package subscript(i: Int) -> Element { base[i] }
+    package subscript(i: Int) -> Element { base[i] }
 }
 
 extension FrozenBuffer where Element: BitwiseCopyable {

@@ -44,6 +44,11 @@ public enum StrategyRegistry {
 
     public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }
 
+    /// What `DeliveryEngine` matches with unless told otherwise: `compiled`, the fast general strategy
+    /// (`reference`, the oracle, is about 500× slower per event).
+    public static let defaultEventMatcher: @Sendable (TriggerSet) -> (Event) -> [Int] =
+        eventMatcher(named(CompiledMatcher.strategyName)!)
+
     /// A matching function over decoded events, for the delivery engine and `bench replay --strategy`.
     /// Each call interns the event into a one-event column buffer (allocates; fine off the hot path).
     public static func eventMatcher(_ strategy: Strategy) -> @Sendable (TriggerSet) -> (Event) -> [Int] {

@@ -88,7 +88,7 @@
 
     /// The (up to two) buckets event `i` must look at: its key's bucket and the "any" bucket of its kind.
     @inlinable @inline(__always)
-    @usableFromInline package func buckets(of i: Int, in events: EventView) -> (Int32, Int32) {
+    package func buckets(of i: Int, in events: EventView) -> (Int32, Int32) {
         let key = events.keys[i]
         let known = key >= 0 && key < symbolCount
         switch events.kinds[i] {
@@ -104,7 +104,7 @@
     }
 
     @inlinable @inline(__always)
-    @usableFromInline package func range(of bucket: Int32) -> Range<Int> {
+    package func range(of bucket: Int32) -> Range<Int> {
         Int(bucketStart[Int(bucket)])..<Int(bucketStart[Int(bucket) + 1])
     }
 }
