@@ -56,6 +56,8 @@ public final class Runner {
 
     /// Times every row's repetitions, interleaved: every row's first, then every row's second, …
     func time(_ rows: [TimedRow]) throws {
+        PerfControl.enable()
+        defer { PerfControl.disable() }
         for repetition in 0..<configuration.repetitions {
             for row in rows {
                 let label = configuration.repetitions > 1 ? "\(row.key) #\(repetition + 1)" : "\(row.key)"

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Lets `perf record --control fifo:CTL,ACK --delay=-1` sample only the timed matching: `scripts/profile`
+/// names the two FIFOs in `TRIGGER_BENCH_PERF_CONTROL` ("CTL,ACK"), and the runner sends `enable` before
+/// its timed repetitions and `disable` after, each acknowledged by perf before the run goes on.
+/// Without the variable, both calls do nothing.
+enum PerfControl {
+    static let environmentKey = "TRIGGER_BENCH_PERF_CONTROL"
+
+    static func enable() { send("enable") }
+    static func disable() { send("disable") }
+
+    private static func send(_ command: String) {
+        guard let value = ProcessInfo.processInfo.environment[environmentKey] else { return }
+        let paths = value.split(separator: ",").map(String.init)
+        guard paths.count == 2 else { return }
+        let control = open(paths[0], O_WRONLY | O_CLOEXEC)
+        guard control >= 0 else { return }
+        defer { close(control) }
+        let line = Array((command + "\n").utf8)
+        guard write(control, line, line.count) == line.count else { return }
+        let ack = open(paths[1], O_RDONLY | O_CLOEXEC)
+        guard ack >= 0 else { return }
+        defer { close(ack) }
+        var reply = [UInt8](repeating: 0, count: 16)
+        _ = read(ack, &reply, reply.count)
+    }
+}
