@@ -59,24 +59,33 @@ extension RunReport {
     /// "1 line", "2 lines".
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
+    /// The columns and cells shown: a column no row has a figure in (`instr/ev` without
+    /// `--instructions`, `×ref` without `reference`) is left out.
+    func shownTable() -> (columns: [String], rows: [[String]]) {
+        let cells = rows()
+        let kept = Self.columns.indices.filter { c in c == 0 || cells.contains { $0[c] != "–" } }
+        return (kept.map { Self.columns[$0] }, cells.map { row in kept.map { row[$0] } })
+    }
+
     /// An aligned table for the terminal; numbers right-aligned.
     public func table() -> String {
-        let all = [Self.columns] + rows()
-        let widths = Self.columns.indices.map { c in all.map { $0[c].count }.max()! }
+        let (columns, cells) = shownTable()
+        let all = [columns] + cells
+        let widths = columns.indices.map { c in all.map { $0[c].count }.max()! }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { c, cell in
                 let pad = String(repeating: " ", count: widths[c] - cell.count)
                 return c == 0 || c == 1 ? cell + pad : pad + cell
             }.joined(separator: "  ")
         }
-        var out = [header, line(Self.columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
-        out += rows().map(line)
+        var out = [header, line(columns), widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ")]
+        out += cells.map(line)
         for r in results {
             if let n = r.publishing?.publications, let before = r.publishing?.heapBytesBeforePublishing, let after = r.publishing?.heapBytesAfterPublishing {
                 let made = r.publishing?.deltaTriggers.map { k in
                     String(format: "%d deltas of %d triggers published (%.1f µs of writer CPU each, %d of them full rebuilds)",
                            n, k, (r.publishing?.rebuildCpuMsPerPublication ?? 0) * 1000, r.publishing?.fullRebuilds ?? 0)
-                } ?? String(format: "%d sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.publishing?.rebuildMsPerPublication ?? 0, r.publishing?.rebuildCpuMsPerPublication ?? 0)
+                } ?? String(format: "%d rebuilt sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.publishing?.rebuildMsPerPublication ?? 0, r.publishing?.rebuildCpuMsPerPublication ?? 0)
                 out.append(String(format: "%@ %@ ×%d: %@; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
                                   r.strategy, r.key.publication.rawValue, r.key.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
@@ -139,9 +148,10 @@ extension RunReport {
 
     public func markdown() -> String {
         var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]
-        out.append("| " + Self.columns.joined(separator: " | ") + " |")
-        out.append("|" + Self.columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
-        out += rows().map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        let (columns, cells) = shownTable()
+        out.append("| " + columns.joined(separator: " | ") + " |")
+        out.append("|" + columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
+        out += cells.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
         out += ["", Self.legend(results.compactMap(\.latencyNs).first)]
         return out.joined(separator: "\n") + "\n"
     }

@@ -74,14 +74,34 @@ struct LineChart {
         s += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n"
         for (k, line) in series.enumerated() {
             let points = line.points.filter { $0.y > 0 && (categories != nil || $0.x > 0) }.sorted { $0.x < $1.x }
+            // On a categorical axis, series side by side within a category, so equal values stay visible.
+            let shift = categories == nil ? 0 : (Double(k) - Double(series.count - 1) / 2) * 5
+            let x = { (v: Double) in x(v) + shift }
             let path = points.map { "\(x($0.x)),\(y($0.y))" }.joined(separator: " ")
-            if points.count > 1 { s += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"/>\n" }
-            for p in points { s += "<circle cx=\"\(x(p.x))\" cy=\"\(y(p.y))\" r=\"3\" fill=\"\(line.color)\"/>\n" }
+            // Each series its own dash and marker, so one that runs on top of another still shows.
+            let dash = Self.dashes[k % Self.dashes.count]
+            let dashAttribute = dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\""
+            if points.count > 1 { s += "<polyline points=\"\(path)\" fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\"\(dashAttribute)/>\n" }
+            for p in points { s += Self.marker(k, x: x(p.x), y: y(p.y), color: line.color) }
             let ly = legendTop + Double(k) * 18
-            s += "<line x1=\"\(left)\" y1=\"\(ly - 4)\" x2=\"\(left + 24)\" y2=\"\(ly - 4)\" stroke=\"\(line.color)\" stroke-width=\"3\"/>\n"
+            s += "<line x1=\"\(left)\" y1=\"\(ly - 4)\" x2=\"\(left + 24)\" y2=\"\(ly - 4)\" stroke=\"\(line.color)\" stroke-width=\"3\"\(dashAttribute)/>\n"
+            s += Self.marker(k, x: left + 12, y: ly - 4, color: line.color)
             s += "<text x=\"\(left + 32)\" y=\"\(ly)\" fill=\"currentColor\">\(Self.escape(line.name))</text>\n"
         }
         return s + "</svg>\n"
+    }
+
+    static let dashes = ["", "7 4", "2 3", "10 3 2 3", "4 4"]
+
+    /// A circle, square, diamond, triangle or cross, by series.
+    static func marker(_ k: Int, x: Double, y: Double, color: String) -> String {
+        switch k % 5 {
+        case 0: return "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"3.5\" fill=\"\(color)\"/>\n"
+        case 1: return "<rect x=\"\(x - 3.5)\" y=\"\(y - 3.5)\" width=\"7\" height=\"7\" fill=\"\(color)\"/>\n"
+        case 2: return "<polygon points=\"\(x),\(y - 5) \(x + 5),\(y) \(x),\(y + 5) \(x - 5),\(y)\" fill=\"\(color)\"/>\n"
+        case 3: return "<polygon points=\"\(x),\(y - 5) \(x + 5),\(y + 4) \(x - 5),\(y + 4)\" fill=\"\(color)\"/>\n"
+        default: return "<path d=\"M\(x - 4) \(y - 4) L\(x + 4) \(y + 4) M\(x - 4) \(y + 4) L\(x + 4) \(y - 4)\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+        }
     }
 
     static func escape(_ s: String) -> String {
@@ -103,7 +123,8 @@ struct LineChart {
     static func color(_ row: String, index: Int) -> String {
         let known = ["reference": "#c0392b", "indexed": "#e67e22", "compiled": "#2980b9", "predicate-index": "#27ae60", "floor": "#7f8c8d"]
         let strategy = String(row.prefix { $0 != " " })
-        let others = ["#8e44ad", "#16a085", "#d35400", "#2c3e50", "#c2185b", "#7cb342"]
+        // Hues apart from the strategies' and from each other (no second green).
+        let others = ["#8e44ad", "#d35400", "#2c3e50", "#c2185b", "#b8860b", "#5d4037"]
         return known[strategy] ?? others[index % others.count]
     }
 }

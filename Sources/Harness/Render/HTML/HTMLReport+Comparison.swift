@@ -12,7 +12,7 @@ extension HTMLReport {
             for note in report.notes { s += "<p class=\"warning\">\(Self.escape(note))</p>\n" }
             let verdict = report.regressions.isEmpty ? "no regression" : "\(report.regressions.count) regression\(report.regressions.count == 1 ? "" : "s")"
             s += "<p class=\"\(report.regressions.isEmpty ? "improved" : "regressed")\">\(Self.escape(verdict))</p>\n"
-            s += "<div class=\"scroll\"><table>\n<tr><th>row</th><th>metric</th><th>baseline</th><th>current</th><th>change</th><th>verdict</th><th>note</th></tr>\n"
+            s += "<div class=\"scroll\"><table class=\"gate\">\n<tr><th>row</th><th>metric</th><th>baseline</th><th>current</th><th>change</th><th>verdict</th><th>note</th></tr>\n"
             for f in report.findings {
                 s += "<tr><td>\(Self.escape(f.row))</td><td>\(Self.escape(f.metric))</td><td>\(Self.escape(f.baseline))</td><td>\(Self.escape(f.current))</td>"
                 s += "<td>\(Self.escape(f.change))</td><td class=\"\(f.verdict.rawValue)\">\(f.verdict.rawValue)</td><td style=\"text-align: left\">\(Self.escape(f.note))</td></tr>\n"
@@ -37,7 +37,8 @@ extension HTMLReport {
         var s = "<section id=\"trend\">\n<h2>Trend</h2>\n"
         for group in trendGroups {
             let labels = group.runs.enumerated().map { k, r in
-                r.run.map { ($0.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + " " + String($0.timestamp.prefix(10)) } ?? "run \(k + 1)"
+                // Date and time: runs of one commit on one day are the usual trend.
+                r.run.map { ($0.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + " " + String($0.timestamp.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "run \(k + 1)"
             }
             var names: [String] = []
             for r in group.runs { for row in r.results where row.key.isPlain && !names.contains(row.strategy) { names.append(row.strategy) } }
@@ -46,7 +47,7 @@ extension HTMLReport {
                     r.results.first { $0.key == RowKey(strategy: name) }.map { (Double(i), $0.timing.nsPerEvent.mean) }
                 })
             }
-            let chart = LineChart(title: "\(group.workload): mean ns per event by run (1 thread, no publication)", xLabel: "run (commit, date), oldest first",
+            let chart = LineChart(title: "\(group.workload): mean ns per event by run (1 thread, no publication)", xLabel: "run (commit, date and time UTC), oldest first",
                                   yLabel: "mean ns per event", series: series, categories: labels)
             s += chart.svg(standalone: false)
         }

@@ -3,15 +3,18 @@ import Foundation
 extension HTMLReport {
     func runSection(_ r: RunReport, file: String, id: String) -> String {
         var s = "<section id=\"\(id)\">\n<h2>\(Self.escape("Run: \(r.workload.name)"))</h2>\n"
-        s += "<p class=\"meta\">" + Self.escape(file) + "<br/>" + r.header.split(separator: "\n").map { Self.escape(String($0)) }.joined(separator: "<br/>") + "</p>\n"
+        s += "<p class=\"meta\">" + Self.escape(file) + "<br/>" + r.header.split(separator: "\n").map { line in
+            line.hasPrefix("warning:") ? "<span class=\"warning\">\(Self.escape(String(line)))</span>" : Self.escape(String(line))
+        }.joined(separator: "<br/>") + "</p>\n"
         if let run = r.run {
             let st = run.settings
             s += "<p class=\"meta\">" + Self.escape("settings: strategies \(st.strategies.joined(separator: ", ")) · threads \(st.threads.map(String.init).joined(separator: ", ")) · publication \(st.publications.joined(separator: ", "))\(st.publishEveryMs.map { " every \($0) ms" } ?? "") · \(st.events) events (reference \(st.referenceEvents)) · batch \(st.batchSize) · \(st.repetitions) repetitions · command: \(run.command.joined(separator: " "))") + "</p>\n"
         }
-        s += "<h3>Results</h3>\n<div class=\"scroll\"><table>\n<tr>" + RunReport.columns.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
-        for row in r.rows() { s += "<tr>" + row.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>\n" }
+        let (columns, cells) = r.shownTable()
+        s += "<h3>Results</h3>\n<div class=\"scroll\"><table class=\"results\">\n<tr>" + columns.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
+        for row in cells { s += "<tr>" + row.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>\n" }
         s += "</table></div>\n<p class=\"meta\">\(Self.escape(RunReport.legend(r.results.compactMap(\.latencyNs).first)))</p>\n"
-        for line in r.repetitionSpreadLines() { s += "<p class=\"meta\">\(Self.escape(line))</p>\n" }
+        for line in r.repetitionSpreadLines() { s += "<p class=\"\(line.hasPrefix("note:") ? "warning" : "meta")\">\(Self.escape(line))</p>\n" }
         s += "<h3>Cost per event</h3>\n" + BarChart(report: r).svg()
         s += latencyChart(r)
         s += memorySection(r)
@@ -53,9 +56,10 @@ extension HTMLReport {
     func publicationSection(_ r: RunReport) -> String {
         let rows = r.results.filter { $0.publishing?.publications != nil }
         guard !rows.isEmpty else { return "" }
-        var s = "<h3>Publication</h3>\n<table>\n<tr><th>row</th><th>sets published</th><th>build ms (clock)</th><th>build ms (writer CPU)</th><th>heap before MB</th><th>heap after MB</th><th>mean ns/event</th></tr>\n"
+        var s = "<h3>Publication</h3>\n<table>\n<tr><th>row</th><th>published</th><th>build ms (clock)</th><th>build ms (writer CPU)</th><th>heap before MB</th><th>heap after MB</th><th>mean ns/event</th></tr>\n"
         for row in rows {
-            s += "<tr><td>\(Self.escape(Sweep.rowName(row)))</td><td>\(row.publishing?.publications ?? 0)</td>"
+            let published = row.publishing.map { p in p.deltaTriggers.map { "\(p.publications) deltas of \($0)" } ?? "\(p.publications) rebuilt sets" } ?? "–"
+            s += "<tr><td>\(Self.escape(Sweep.rowName(row)))</td><td>\(Self.escape(published))</td>"
             s += String(format: "<td>%.3f</td><td>%.3f</td>", row.publishing?.rebuildMsPerPublication ?? 0, row.publishing?.rebuildCpuMsPerPublication ?? 0)
             s += String(format: "<td>%.2f</td><td>%.2f</td><td>%@</td></tr>\n", Double(row.publishing?.heapBytesBeforePublishing ?? 0) / 1e6,
                         Double(row.publishing?.heapBytesAfterPublishing ?? 0) / 1e6, RunReport.ns(row.timing.nsPerEvent.mean))

@@ -41,7 +41,8 @@ public struct HTMLReport {
     /// The section ids and titles, in page order.
     public var sections: [(id: String, title: String)] {
         var out: [(String, String)] = []
-        for (k, run) in runs.enumerated() { out.append(("run-\(k + 1)", "Run: \(run.report.workload.name)")) }
+        // Named with their file: several runs of one workload are the usual case.
+        for (k, run) in runs.enumerated() { out.append(("run-\(k + 1)", "Run: \(run.report.workload.name) (\((run.file as NSString).lastPathComponent))")) }
         for (k, s) in sweeps.enumerated() { out.append(("sweep-\(k + 1)", "Sweep: \(s.sweep.workload)")) }
         if baseline != nil, !runs.isEmpty { out.append(("gate", "Against the baseline")) }
         if !trendGroups.isEmpty { out.append(("trend", "Trend")) }
@@ -77,7 +78,7 @@ public struct HTMLReport {
     static let css = """
         :root { color-scheme: light dark; --fg: #1d1f21; --bg: #ffffff; --muted: #5c6370; --line: #d0d4da; --warn: #9a5b00; --bad: #b3261e; --good: #1e7d32; }
         @media (prefers-color-scheme: dark) { :root { --fg: #e6e6e6; --bg: #16181c; --muted: #a0a7b4; --line: #3a3f47; --warn: #e0a040; --bad: #ff7a70; --good: #6fcf7a; } }
-        body { font-family: Helvetica, Arial, sans-serif; color: var(--fg); background: var(--bg); margin: 24px auto; max-width: 1100px; padding: 0 16px; line-height: 1.4; }
+        body { font-family: Helvetica, Arial, sans-serif; color: var(--fg); background: var(--bg); margin: 24px auto; max-width: 1240px; padding: 0 16px; line-height: 1.4; }
         h1 { font-size: 24px; } h2 { font-size: 20px; border-bottom: 1px solid var(--line); padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 16px; margin-top: 24px; }
         .meta { color: var(--muted); } .warning { color: var(--warn); } .regressed { color: var(--bad); font-weight: bold; } .improved { color: var(--good); }
         nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 18px; }
@@ -86,6 +87,10 @@ public struct HTMLReport {
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: right; white-space: nowrap; }
         th:first-child, td:first-child { text-align: left; }
         th { font-weight: 600; }
+        table.results { font-size: 12px; } table.results th, table.results td { padding: 3px 5px; } table.results th { white-space: normal; vertical-align: bottom; }
+        .warning { border-left: 3px solid var(--warn); padding-left: 8px; }
+        table.gate td:last-child { white-space: normal; text-align: left; min-width: 240px; }
+        @media print { body { max-width: none; margin: 0; } .scroll { overflow: visible; } table.results { font-size: 9px; } }
         .scroll { overflow-x: auto; }
         svg { display: block; max-width: 100%; height: auto; margin: 8px 0; }
         code { font-size: 12px; }
