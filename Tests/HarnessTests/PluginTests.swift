@@ -28,6 +28,13 @@ final class PluginTests: XCTestCase {
         return c
     }
 
+    /// `bench conform` run from a folder outside the repository finds the shipped cases.
+    func testTheDefaultCaseFolderIsFoundFromTheSourceTree() throws {
+        let found = Conformance.sourceTreeDirectory
+        XCTAssertEqual(URL(fileURLWithPath: found).standardizedFileURL, Self.repository.appendingPathComponent("Corpora/conformance").standardizedFileURL)
+        XCTAssertFalse(try Conformance.cases(in: found).isEmpty)
+    }
+
     func testTheExamplePluginAgreesWithReferenceOnEveryConformanceCase() throws {
         let plugin = try Self.build("Examples/Plugins/linear-scan")
         XCTAssertEqual(plugin.name, "linear-scan")

@@ -33,9 +33,19 @@ public enum Conformance {
 
     /// The default case folder: the current directory's, else the source tree's.
     public static var defaultDirectory: String {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpora/conformance").path
-        return FileManager.default.fileExists(atPath: "Corpora/conformance") ? "Corpora/conformance" : source
+        FileManager.default.fileExists(atPath: "Corpora/conformance") ? "Corpora/conformance" : sourceTreeDirectory
+    }
+
+    /// `Corpora/conformance` of the source tree this file was built from, found by walking up from it
+    /// (so moving this file between folders cannot break it).
+    static var sourceTreeDirectory: String {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("Corpora/conformance")
+            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+            folder.deleteLastPathComponent()
+        }
+        return "Corpora/conformance"
     }
 
     /// The case directories under `directory` (or `directory` itself when it is a case), sorted.
