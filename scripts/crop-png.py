@@ -1,8 +1,8 @@
 """Crops the uniform rows off the bottom of an 8-bit, non-interlaced PNG (a Chromium screenshot) in place.
 
-A row that repeats the row above filters to zeros after its first pixel (Sub, Up, Average, Paeth), or
-is one colour throughout (None), so the blank tail is found without decoding the image; the rows kept
-keep their filtered bytes, which refer only to rows above them.
+The blank tail is found without decoding the image: a row of one colour shows it under the None and
+Sub filters, and a row equal to the one above filters to zeros under Up and Paeth. The rows kept keep
+their filtered bytes, which refer only to rows above them.
 """
 import struct
 import sys
@@ -26,19 +26,38 @@ stride = 1 + width * bpp
 raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
 
 
-def blank(row):
+def one_colour(row):
+    """The one colour of a row that is one colour throughout, if its filter shows it (None, Sub)."""
     kind, pixels = row[0], row[1:]
-    if kind == 0:
-        return pixels == pixels[:bpp] * width
-    return pixels[bpp:].count(0) == len(pixels) - bpp
+    first = pixels[:bpp]
+    if kind == 0 and pixels == first * width:
+        return first
+    if kind == 1 and pixels[bpp:].count(0) == len(pixels) - bpp:
+        return first
+    return None
 
 
-keep = height
-while keep > 1 and blank(raw[(keep - 1) * stride:keep * stride]):
-    keep -= 1
-keep = min(height, keep + 24)  # a margin below the last line of the page
-if keep == height:
+def repeat(row):
+    """Whether the row equals the row above it (Up or Paeth, every byte 0)."""
+    return row[0] in (2, 4) and row[1:].count(0) == len(row) - 1
+
+
+# Walk up from the bottom over the page's background: rows of one colour (the same one throughout) and
+# rows repeating the row above; the cut is at the topmost background row seen.
+background, top, r = None, height, height - 1
+while r >= 0:
+    row = raw[r * stride:(r + 1) * stride]
+    if repeat(row):
+        r -= 1
+        continue
+    c = one_colour(row)
+    if c is None or (background is not None and c != background):
+        break
+    background, top, r = c, r, r - 1
+if height - top < 40:
+    print(f"crop-png: {path}: the page reaches the bottom of the window; it may be longer than the image", file=sys.stderr)
     sys.exit(0)
+keep = min(height, top + 24)  # a margin below the last line of the page
 
 
 def chunk(kind, body):

@@ -11,29 +11,29 @@ final class RepetitionSpreadTests: XCTestCase {
                   workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results)
     }
 
+    /// The table of rows named with their repetitions' means; each row's mean is the mean of those.
+    func table(_ rows: [(String, [Double])]) -> String {
+        report(rows.map { name, samples in
+            var r = strategyResult(name, samples: samples)
+            r.timing.nsPerEvent.mean = samples.reduce(0, +) / Double(samples.count)
+            return r
+        }).table()
+    }
+
     func testSteadyRepetitionsGetALineAndNoWarning() {
-        var a = strategyResult("compiled", samples: [24, 25, 24.5]), b = strategyResult("floor", samples: [7.5, 7.6])
-        a.timing.nsPerEvent.mean = 24.5
-        b.timing.nsPerEvent.mean = 7.55
-        let table = report([a, b]).table()
+        let table = table([("compiled", [24, 25, 24.5]), ("floor", [7.5, 7.6])])
         XCTAssertTrue(table.contains("repetitions, fastest–slowest mean ns/event: compiled 24.0–25.0 (+4 %), floor 7.5–7.6 (+1 %)"), table)
         XCTAssertFalse(table.contains("note:"), table)
     }
 
     func testASpreadThatChangesNoConclusionIsNotAWarning() {
-        var a = strategyResult("compiled", samples: [24, 30]), b = strategyResult("floor", samples: [7.5, 7.6])
-        a.timing.nsPerEvent.mean = 27
-        b.timing.nsPerEvent.mean = 7.55
-        let table = report([a, b]).table()
+        let table = table([("compiled", [24, 30]), ("floor", [7.5, 7.6])])
         XCTAssertTrue(table.contains("compiled 24.0–30.0 (+25 %)"), table)
         XCTAssertFalse(table.contains("note:"), table)
     }
 
     func testRowsCloserThanTheirSpreadAreNamedWithWhatToDo() {
-        var a = strategyResult("compiled", samples: [24, 30]), b = strategyResult("predicate-index", samples: [25, 26])
-        a.timing.nsPerEvent.mean = 27
-        b.timing.nsPerEvent.mean = 25.5
-        let table = report([a, b]).table()
+        let table = table([("compiled", [24, 30]), ("predicate-index", [25, 26])])
         XCTAssertTrue(table.contains("note: predicate-index and compiled differ by 6 %, less than their repetitions' spread (25 %): their order in this run is the host's noise. For a verdict, rerun with more --repetitions"), table)
     }
 

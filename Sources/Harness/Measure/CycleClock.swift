@@ -23,9 +23,20 @@ public struct CycleClock: Sendable {
     /// 20,000 empty readings as the overhead.
     public static func calibrate() -> CycleClock {
         var best = Double.infinity
+        // The counter's step: the gcd of the tick differences between readings taken at irregular
+        // moments (each after a monotonic-clock call, sometimes an interrupt). A fine counter's
+        // differences soon share no factor but 1; a virtualised one's stay multiples of its step.
+        var step: UInt64 = 0
         for _ in 0..<3 {
             let n0 = Clock.now(), t0 = begin()
-            while Clock.now() &- n0 < 10_000_000 {}
+            var last = t0
+            while Clock.now() &- n0 < 10_000_000 {
+                let t = end()
+                if t > last {
+                    step = gcd(step, t - last)
+                    last = t
+                }
+            }
             let t1 = end(), n1 = Clock.now()
             guard t1 > t0 else { continue }
             // The window with the most ticks per ns is the one least disturbed by a reschedule between
@@ -34,15 +45,13 @@ public struct CycleClock: Sendable {
         }
         if !best.isFinite { best = 1 }
         var overhead = UInt64.max
-        var step: UInt64 = 0
         for _ in 0..<20_000 {
             let t0 = begin()
             let t1 = end()
             overhead = min(overhead, t1 &- t0)
-            if t1 > t0 { step = gcd(step, t1 - t0) }
         }
         if step == 0 {
-            // Every pair read the same value: the counter steps more slowly than a reading; spin to a step.
+            // No reading advanced the counter: it steps more slowly than a reading; spin to a step.
             let t0 = begin()
             var t1 = end()
             while t1 == t0 { t1 = end() }

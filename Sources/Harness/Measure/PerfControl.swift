@@ -14,14 +14,21 @@ enum PerfControl {
         guard let value = ProcessInfo.processInfo.environment[environmentKey] else { return }
         let paths = value.split(separator: ",").map(String.init)
         guard paths.count == 2 else { return }
-        let control = open(paths[0], O_WRONLY | O_CLOEXEC)
-        guard control >= 0 else { return }
+        // Non-blocking: with no perf reading the FIFO the open fails (ENXIO) instead of waiting forever,
+        // and perf's answer is awaited for at most 10 s.
+        let control = open(paths[0], O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard control >= 0 else {
+            TextOutput.standardError("bench: warning: \(environmentKey) names \(paths[0]), which no perf reads; profiling control ignored")
+            return
+        }
         defer { close(control) }
         let line = Array((command + "\n").utf8)
         guard write(control, line, line.count) == line.count else { return }
-        let ack = open(paths[1], O_RDONLY | O_CLOEXEC)
+        let ack = open(paths[1], O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard ack >= 0 else { return }
         defer { close(ack) }
+        var wait = pollfd(fd: ack, events: Int16(POLLIN), revents: 0)
+        guard poll(&wait, 1, 10_000) == 1 else { return }
         var reply = [UInt8](repeating: 0, count: 16)
         _ = read(ack, &reply, reply.count)
     }

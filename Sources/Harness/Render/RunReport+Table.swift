@@ -157,6 +157,6 @@ extension RunReport {
     }
 
     /// A horizontal bar chart of mean ns/event per result row (log scale), with a whisker from p50 to
-    /// p99 of single events (of batches for rows without single-event timings).
+    /// p99 of single events (the mean's interval for rows without single-event timings).
     public func svg() -> String { BarChart(report: self, whisker: .percentiles).svg(standalone: true) }
 }

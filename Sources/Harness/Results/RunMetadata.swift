@@ -92,17 +92,31 @@ extension RunMetadata.Noise {
         return fields.count == 3 ? fields : nil
     }
 
-    /// CPUs' worth of time that processes other than this one used over `seconds` (nil off Linux).
+    /// CPUs' worth of time that processes other than this one used, on the CPUs this process may run on,
+    /// over `seconds` (nil off Linux). The hypervisor's steal is not counted: it is not a process here.
     static func othersBusy(seconds: Double = 0.1) -> Double? {
+        func text(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+        // The CPUs this process may use ("0-1,4"): in a container /proc/stat lists the host's.
+        let allowed: Set<Int>? = text("/proc/self/status")?.split(separator: "\n")
+            .first { $0.hasPrefix("Cpus_allowed_list:") }
+            .map { line in
+                Set(line.dropFirst("Cpus_allowed_list:".count).split(separator: ",").flatMap { part -> [Int] in
+                    let bounds = part.trimmingCharacters(in: .whitespaces).split(separator: "-").compactMap { Int($0) }
+                    guard let lo = bounds.first, let hi = bounds.last, lo <= hi else { return [] }
+                    return Array(lo...hi)
+                })
+            }
         func totals() -> (busy: Double, own: Double)? {
-            guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-                  let cpu = stat.split(separator: "\n").first, cpu.hasPrefix("cpu "),
-                  let mine = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-                  let close = mine.lastIndex(of: ")") else { return nil }
-            let f = cpu.split(separator: " ").dropFirst().compactMap { Double($0) }
-            guard f.count >= 8 else { return nil }
-            // user, nice, system, irq, softirq, steal: time some process (or the hypervisor) had the CPU.
-            let busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7]
+            guard let stat = text("/proc/stat"), let mine = text("/proc/self/stat"), let close = mine.lastIndex(of: ")") else { return nil }
+            var busy = 0.0
+            for line in stat.split(separator: "\n") where line.hasPrefix("cpu") && !line.hasPrefix("cpu ") {
+                let fields = line.split(separator: " ")
+                guard let cpu = Int(fields[0].dropFirst(3)), allowed?.contains(cpu) ?? true else { continue }
+                let f = fields.dropFirst().compactMap { Double($0) }
+                // user, nice, system, irq, softirq.
+                if f.count >= 7 { busy += f[0] + f[1] + f[2] + f[5] + f[6] }
+            }
+            // utime and stime: fields 14 and 15 of /proc/self/stat, the 12th and 13th after the name.
             let own = mine[mine.index(after: close)...].split(separator: " ")
             guard own.count > 13, let utime = Double(own[11]), let stime = Double(own[12]) else { return nil }
             return (busy, utime + stime)
@@ -131,11 +145,13 @@ extension RunMetadata.Noise {
 }
 
 extension RunMetadata {
-    /// The commit of the git checkout the process runs in, and whether tracked files differ from it.
+    /// The commit of the checkout this binary was built from, and whether tracked files differ from it
+    /// (not of the folder the user runs in: that may be their own repository).
     static func gitState() -> (commit: String?, dirty: Bool?) {
         let git = ["/usr/bin/git", "/usr/local/bin/git"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let git, let head = try? Subprocess.run(git, ["rev-parse", "HEAD"], what: "git rev-parse") else { return (nil, nil) }
-        let status = try? Subprocess.run(git, ["status", "--porcelain", "--untracked-files=no"], what: "git status")
+        guard let git, let root = SourceTree.root,
+              let head = try? Subprocess.run(git, ["-C", root, "rev-parse", "HEAD"], what: "git rev-parse") else { return (nil, nil) }
+        let status = try? Subprocess.run(git, ["-C", root, "status", "--porcelain", "--untracked-files=no"], what: "git status")
         return (head.trimmingCharacters(in: .whitespacesAndNewlines), status.map { !$0.isEmpty })
     }
 

@@ -2,7 +2,7 @@
 public struct TimingFigures: Codable, Sendable, Equatable {
     /// `mean`: wall-clock ns per event over the timed passes (the mean of `nsPerEventSamples`; with
     /// several reader threads, the run's time per event, not a thread's). The percentiles are of
-    /// batches on a reader thread: each batch's time over its size is one sample.
+    /// reader threads' batches, merged: each batch's time over its size, on its thread, is one sample.
     public struct Latency: Codable, Sendable, Equatable {
         public var mean, p50, p90, p99, p999, max: Double
     }

@@ -36,16 +36,9 @@ public enum Conformance {
         FileManager.default.fileExists(atPath: "Corpora/conformance") ? "Corpora/conformance" : sourceTreeDirectory
     }
 
-    /// `Corpora/conformance` of the source tree this file was built from, found by walking up from it
-    /// (so moving this file between folders cannot break it).
+    /// `Corpora/conformance` of the checkout this binary was built from.
     static var sourceTreeDirectory: String {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            let candidate = folder.appendingPathComponent("Corpora/conformance")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            folder.deleteLastPathComponent()
-        }
-        return "Corpora/conformance"
+        SourceTree.root.map { $0 + "/Corpora/conformance" } ?? "Corpora/conformance"
     }
 
     /// The case directories under `directory` (or `directory` itself when it is a case), sorted.

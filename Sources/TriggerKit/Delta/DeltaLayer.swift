@@ -18,7 +18,7 @@ final class DeltaFamily: Sendable {
 /// replaced), the overlay of triggers added or replaced since the base, and where each match lands in
 /// the snapshot's order. Immutable.
 /// Unchecked: `overlayView` and `hot` are written once, in `init`, and only read after (like every other field).
-public final class DeltaLayer: @unchecked Sendable {
+package final class DeltaLayer: @unchecked Sendable {
     let family: DeltaFamily
     let baseSet: TriggerSet
     /// Base triggers that must not match: bit `j` of word `j >> 6`. Empty when none.
@@ -98,7 +98,7 @@ public final class DeltaLayer: @unchecked Sendable {
     @inline(__always)
     func isDead(_ j: Int32) -> Bool { dead[Int(j) >> 6] & (1 &<< UInt64(j & 63)) != 0 }
 
-    public struct View: @unchecked Sendable {
+    package struct View: @unchecked Sendable {
         let active: Bool
         let baseCount: Int32
         let dead: UnsafeMutablePointer<UInt64>

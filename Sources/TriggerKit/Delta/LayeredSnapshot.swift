@@ -1,5 +1,5 @@
 /// A strategy a delta writer can keep as the shared base of its snapshots (`compiled`, `predicate-index`).
-public protocol LayerableMatcher: Matcher {
+package protocol LayerableMatcher: Matcher {
     associatedtype Snapshot: LayeredSnapshot where Snapshot.Base == Self
     init(_ set: TriggerSet, vocabulary: Vocabulary)
     /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
@@ -11,15 +11,15 @@ public protocol LayerableMatcher: Matcher {
 }
 
 extension CompiledMatcher: LayerableMatcher {
-    public typealias Snapshot = LayeredCompiledMatcher
-    public var listCapacity: Int { 0 }
-    public var memoSlots: Int { program.regexes.count }
+    package typealias Snapshot = LayeredCompiledMatcher
+    package var listCapacity: Int { 0 }
+    package var memoSlots: Int { program.regexes.count }
 }
 
 extension PredicateIndexMatcher: LayerableMatcher {
-    public typealias Snapshot = LayeredPredicateIndexMatcher
-    public var listCapacity: Int { largestCrowd }
-    public var memoSlots: Int { program.regexes.count }
+    package typealias Snapshot = LayeredPredicateIndexMatcher
+    package var listCapacity: Int { largestCrowd }
+    package var memoSlots: Int { program.regexes.count }
 }
 
 /// A snapshot a delta writer publishes: a base matcher shared with every snapshot since the last
@@ -30,7 +30,7 @@ extension PredicateIndexMatcher: LayerableMatcher {
 /// generic struct: readers reach `match` through the protocol witness, and a generic struct's witness
 /// is its unspecialised body, which cost 52 instructions per event on `default` before the base's
 /// `match` was even called. A concrete type's witness calls a specialised body.
-public protocol LayeredSnapshot: Matcher {
+package protocol LayeredSnapshot: Matcher {
     associatedtype Base: LayerableMatcher
     var base: Base { get }
     var layer: DeltaLayer { get }
@@ -40,32 +40,32 @@ public protocol LayeredSnapshot: Matcher {
 }
 
 extension LayeredSnapshot {
-    public static var strategyName: String { Base.strategyName }
+    package static var strategyName: String { Base.strategyName }
 
     /// Built on first use: copies every trigger.
-    public var triggerSet: TriggerSet { layer.triggerSet }
+    package var triggerSet: TriggerSet { layer.triggerSet }
 
     /// Triggers in the snapshot.
-    public var triggerCount: Int { layer.liveCount }
+    package var triggerCount: Int { layer.liveCount }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch {
+    package func makeScratch(for events: EventColumns) -> MatchScratch {
         let family = layer.family
         return MatchScratch(triggerCount: family.scratchTriggers, memoSlots: family.memoSlots,
                             memoStride: MatchScratch.memoStride(regexes: family.memoSlots, for: events), listCapacity: base.listCapacity)
     }
 
-    public func canReuseScratch(of previous: any Matcher) -> Bool {
+    package func canReuseScratch(of previous: any Matcher) -> Bool {
         (previous as? Self)?.layer.family === layer.family
     }
 }
 
 /// A delta snapshot of `compiled`. Unchecked Sendable: `hot` points into `layer`, immutable and kept alive by it.
-public struct LayeredCompiledMatcher: LayeredSnapshot, @unchecked Sendable {
-    public let base: CompiledMatcher
-    public let layer: DeltaLayer
-    public let hot: UnsafePointer<DeltaLayer.View>
+package struct LayeredCompiledMatcher: LayeredSnapshot, @unchecked Sendable {
+    package let base: CompiledMatcher
+    package let layer: DeltaLayer
+    package let hot: UnsafePointer<DeltaLayer.View>
 
-    public init(base: CompiledMatcher, layer: DeltaLayer) {
+    package init(base: CompiledMatcher, layer: DeltaLayer) {
         self.base = base
         self.layer = layer
         hot = layer.hot
@@ -73,7 +73,7 @@ public struct LayeredCompiledMatcher: LayeredSnapshot, @unchecked Sendable {
 
     // Here, not in the protocol extension: there `base` and `hot` are read through the protocol's
     // getters, which copied (and retained) the base per event.
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         DeltaLayer.View.stampMasked(hot, scratch)
         base.matchBegun(i, in: events, scratch: scratch)
@@ -82,12 +82,12 @@ public struct LayeredCompiledMatcher: LayeredSnapshot, @unchecked Sendable {
 }
 
 /// A delta snapshot of `predicate-index`. Unchecked Sendable, as `LayeredCompiledMatcher`.
-public struct LayeredPredicateIndexMatcher: LayeredSnapshot, @unchecked Sendable {
-    public let base: PredicateIndexMatcher
-    public let layer: DeltaLayer
-    public let hot: UnsafePointer<DeltaLayer.View>
+package struct LayeredPredicateIndexMatcher: LayeredSnapshot, @unchecked Sendable {
+    package let base: PredicateIndexMatcher
+    package let layer: DeltaLayer
+    package let hot: UnsafePointer<DeltaLayer.View>
 
-    public init(base: PredicateIndexMatcher, layer: DeltaLayer) {
+    package init(base: PredicateIndexMatcher, layer: DeltaLayer) {
         self.base = base
         self.layer = layer
         hot = layer.hot
@@ -95,7 +95,7 @@ public struct LayeredPredicateIndexMatcher: LayeredSnapshot, @unchecked Sendable
 
     // Here, not in the protocol extension: there `base` and `hot` are read through the protocol's
     // getters, which copied (and retained) the base per event.
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         DeltaLayer.View.stampMasked(hot, scratch)
         base.matchBegun(i, in: events, scratch: scratch)

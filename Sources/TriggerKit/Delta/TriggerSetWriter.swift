@@ -65,8 +65,8 @@ public final class RebuildingWriter: TriggerSetWriter {
 /// replaced are masked, the triggers added or replaced are compiled into a small overlay. A delta
 /// costs the overlay's build, not the set's. When the overlay would pass `overlayLimit` triggers, or
 /// a quarter of the base is masked, the writer merges: it builds a new base from the current set.
-public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
-    public static var overlayLimit: Int { 256 }
+package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
+    package static var overlayLimit: Int { 256 }
 
     private var symbols: SymbolTable
     private var base: Base
@@ -86,13 +86,13 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     private var current: Base.Snapshot
     /// The first snapshot and the table it began with (`restarted()`).
     private let start: (snapshot: Base.Snapshot, symbols: SymbolTable)
-    public private(set) var rebuilds = 0
-    public var appliesDeltas: Bool { true }
-    public var matcher: any Matcher { current }
-    public var triggerCount: Int { current.layer.liveCount }
+    package private(set) var rebuilds = 0
+    package var appliesDeltas: Bool { true }
+    package var matcher: any Matcher { current }
+    package var triggerCount: Int { current.layer.liveCount }
 
     /// `symbols`: the table the readers' events were interned with (`vocabulary`'s, extended by theirs).
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil) {
         self.symbols = symbols ?? vocabulary.symbols
         base = Base(set, vocabulary: vocabulary)
         baseSet = set
@@ -111,7 +111,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         family = start.snapshot.layer.family
     }
 
-    public func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start) }
+    package func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start) }
 
     /// A snapshot of `base` alone.
     private static func clean(_ base: Base, _ set: TriggerSet, _ family: DeltaFamily) -> Base.Snapshot {
@@ -133,7 +133,7 @@ public final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         return dead[j >> 6] & (1 << UInt64(j & 63)) == 0
     }
 
-    public func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
+    package func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
         try delta.validate(count: triggerCount) { contains($0) }
         for k in delta.add.indices { delta.add[k].forEachString { symbols.intern($0) } }
         for k in delta.replace.indices { delta.replace[k].forEachString { symbols.intern($0) } }

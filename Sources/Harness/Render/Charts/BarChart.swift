@@ -1,8 +1,8 @@
 import Foundation
 
 /// Mean ns/event per row as horizontal bars on a log scale, with a whisker: the bootstrap 95 % interval
-/// of the mean (none with one repetition), or p50–p99 of single events (of batches for rows without
-/// single-event timings).
+/// of the mean (none with one repetition), or p50–p99 of single events (the mean's interval for rows
+/// without single-event timings).
 struct BarChart {
     enum Whisker { case meanInterval, percentiles }
 
@@ -12,7 +12,9 @@ struct BarChart {
     func range(_ r: StrategyResult) -> (Double, Double)? {
         switch whisker {
         case .meanInterval: return r.timing.meanCi95.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
-        case .percentiles: return r.latencyNs.map { ($0.p50, $0.p99) } ?? (r.timing.nsPerEvent.p50, r.timing.nsPerEvent.p99)
+        // Rows without single-event timings (threaded, published) get the mean's interval: batch
+        // percentiles are a thread's, the bar is the run's.
+        case .percentiles: return r.latencyNs.map { ($0.p50, $0.p99) } ?? r.timing.meanCi95.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
         }
     }
 

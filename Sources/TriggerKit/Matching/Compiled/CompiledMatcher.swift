@@ -30,7 +30,7 @@ public struct CompiledMatcher: Matcher {
 
     /// `match` after `scratch.begin()` (a delta snapshot stamps its masked triggers in between).
     @inline(__always)
-    public func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch) {
         events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
         // One scan per event when the runs are merged: a product's run already holds any-purchase.
