@@ -98,9 +98,12 @@ public struct WorkloadSpec: Sendable, Equatable {
         return spec
     }
 
+    /// Whether `--workload` names a spec file (a path or a `.json` name) rather than a preset.
+    public static func isFile(_ nameOrPath: String) -> Bool { nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") }
+
     /// Loads a preset by name (`Corpora/workloads/NAME.json`) or a spec file by path.
     public static func load(_ nameOrPath: String) throws -> WorkloadSpec {
-        let candidates = nameOrPath.hasSuffix(".json") || nameOrPath.contains("/")
+        let candidates = isFile(nameOrPath)
             ? [nameOrPath]
             : presetDirectories.map { "\($0)/\(nameOrPath).json" }
         for path in candidates where FileManager.default.fileExists(atPath: path) {
@@ -111,11 +114,9 @@ public struct WorkloadSpec: Sendable, Equatable {
             + (known.isEmpty ? "" : "; presets: \(known.joined(separator: ", "))"))
     }
 
-    /// Where presets are looked up: the current directory's `Corpora/workloads`, then the source tree's.
+    /// Where presets are looked up: the current directory's `Corpora/workloads`, then the checkout's.
     static var presetDirectories: [String] {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Corpora/workloads").path
-        return ["Corpora/workloads", source]
+        ["Corpora/workloads"] + (SourceTree.root.map { [$0 + "/Corpora/workloads"] } ?? [])
     }
 
     public static func presetNames() -> [String] {

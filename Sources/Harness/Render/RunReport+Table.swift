@@ -106,10 +106,7 @@ extension RunReport {
     /// How far apart each row's repetitions were (slowest over fastest mean ns/event): on a shared host,
     /// the noise a comparison with another run would carry.
     public var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
-        results.compactMap { r in
-            guard let s = r.timing.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
-            return (r.key.label, lo, hi)
-        }
+        results.compactMap { r in r.timing.repetitionRange.map { (r.key.label, $0.fastest, $0.slowest) } }
     }
 
     func repetitionSpreadLines() -> [String] {
@@ -125,10 +122,7 @@ extension RunReport {
     /// A note only where the host's noise changes a conclusion: two rows of one configuration whose
     /// means differ by less than their repetitions spread, so that their order in this run is noise.
     func noiseNote() -> String? {
-        func spread(_ r: StrategyResult) -> Double? {
-            guard let s = r.timing.nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
-            return hi / lo - 1
-        }
+        func spread(_ r: StrategyResult) -> Double? { r.timing.repetitionRange.map { $0.slowest / $0.fastest - 1 } }
         let timed = results.filter { spread($0) != nil }
         let groups = Dictionary(grouping: timed, by: { "\($0.key.publication.rawValue) \($0.key.threads)" })
         var closest: (a: StrategyResult, b: StrategyResult, gap: Double, spread: Double)?

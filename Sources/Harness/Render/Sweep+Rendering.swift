@@ -9,7 +9,7 @@ extension Sweep {
         for p in points {
             var cells = axes.map { p.values[$0.key] ?? "" }
             for row in rows {
-                guard let r = p.results.results.first(where: { Self.rowName($0) == row }) else { cells.append("–"); continue }
+                guard let r = p.results.results.first(where: { $0.key.label == row }) else { cells.append("–"); continue }
                 var cell = RunReport.ns(r.timing.nsPerEvent.mean)
                 if let ci = r.timing.meanCi95, ci.count == 2 { cell += " ±" + RunReport.ns((ci[1] - ci[0]) / 2) }
                 cell += String(format: " · %.1f cand · %.2f match", r.matches.candidatesPerEvent, r.matches.matchesPerEvent)
@@ -63,7 +63,7 @@ extension Sweep {
             for (c, combination) in combinations.enumerated() {
                 var points: [(x: Double, y: Double)] = []
                 for p in pointsMatching(combination) {
-                    guard let r = p.results.results.first(where: { Self.rowName($0) == row }),
+                    guard let r = p.results.results.first(where: { $0.key.label == row }),
                           let x = Axis.magnitude(p.values[axis.key]!) else { continue }
                     points.append((x, r.timing.nsPerEvent.mean))
                 }

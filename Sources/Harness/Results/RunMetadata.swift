@@ -1,4 +1,5 @@
 import Foundation
+import Workload
 
 /// How a results file was made: when, from which commit, on which host, by which command, with which
 /// settings, and how noisy the machine looked. `bench check` compares only runs whose settings agree.

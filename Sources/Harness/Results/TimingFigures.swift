@@ -17,4 +17,10 @@ public struct TimingFigures: Codable, Sendable, Equatable {
     public var nsPerEventSamples: [Double]?
     /// Bootstrap 95 % interval of the mean ns/event over the repetitions (nil with one repetition).
     public var meanCi95: [Double]?
+
+    /// The fastest and slowest repetition's mean ns/event (nil with fewer than two).
+    public var repetitionRange: (fastest: Double, slowest: Double)? {
+        guard let s = nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
+        return (lo, hi)
+    }
 }

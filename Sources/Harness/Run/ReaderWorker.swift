@@ -13,11 +13,16 @@ final class ReaderWorker: @unchecked Sendable {
     private(set) var scratch: MatchScratch
     /// The matcher `scratch` was made by.
     private var scratchOwner: any Matcher
-    var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
+    var histogram = ReaderWorker.emptyHistogram()
     var checksum = MatchChecksum()
     var candidates = 0
     var cpuSeconds = 0.0
     var wallSeconds = 0.0
+
+    /// Picoseconds per event of a batch, up to 100 s (a row's readers' histograms are merged).
+    static func emptyHistogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
+    }
 
     init(range: Range<Int>, matcher: some Matcher, events: EventColumns) {
         self.range = range

@@ -112,7 +112,7 @@ final class TimedRow {
         if checksums.count > 1 {
             throw ChecksumMismatch(description: "\(key): repetitions of the same run produced different checksums \(checksums.map(\.hex).sorted())")
         }
-        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000_000, numberOfSignificantValueDigits: .three)
+        var histogram = ReaderWorker.emptyHistogram()
         var checksum = MatchChecksum()
         var candidates = 0
         var cpu = 0.0

@@ -72,26 +72,21 @@ public struct Sweep: Codable, Sendable {
         return Sweep(workload: base.name, axes: axes, points: points, fits: fits(axes, points))
     }
 
-    /// A row's name in tables, charts and fits.
-    public static func rowName(_ r: StrategyResult) -> String {
-        r.key.label
-    }
-
     /// Row names in the order of the first point's results.
     public var rows: [String] {
         var seen: [String] = []
-        for p in points { for r in p.results.results where !seen.contains(Self.rowName(r)) { seen.append(Self.rowName(r)) } }
+        for p in points { for r in p.results.results where !seen.contains(r.key.label) { seen.append(r.key.label) } }
         return seen
     }
 
     static func fits(_ axes: [Axis], _ points: [Point]) -> [String: [String: Fit]] {
         var fits: [String: [String: Fit]] = [:]
         var rows: [String] = []
-        for p in points { for r in p.results.results where !rows.contains(rowName(r)) { rows.append(rowName(r)) } }
+        for p in points { for r in p.results.results where !rows.contains(r.key.label) { rows.append(r.key.label) } }
         for row in rows {
             var xs: [[Double]] = [], ys: [Double] = []
             for p in points {
-                guard let r = p.results.results.first(where: { rowName($0) == row }), r.timing.nsPerEvent.mean > 0 else { continue }
+                guard let r = p.results.results.first(where: { $0.key.label == row }), r.timing.nsPerEvent.mean > 0 else { continue }
                 let magnitudes = axes.map { Axis.magnitude(p.values[$0.key]!) ?? 0 }
                 guard magnitudes.allSatisfy({ $0 > 0 }) else { continue }
                 xs.append(magnitudes.map(log))

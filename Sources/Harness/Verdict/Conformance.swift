@@ -1,4 +1,5 @@
 import Foundation
+import Workload
 import TriggerKit
 
 /// Checks a matcher against the conformance cases (`Corpora/conformance/<case>`: corpus.json,

@@ -27,7 +27,7 @@ struct InputOptions: ParsableArguments {
     }
 
     /// `--workload` when it names a spec file rather than a preset.
-    var workloadFile: String? { workload.flatMap { $0.contains("/") || $0.hasSuffix(".json") ? $0 : nil } }
+    var workloadFile: String? { workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil } }
 
     /// The workload to generate: the one named, else the command's default.
     func workloadName(or fallback: String = "default") -> String { workload ?? fallback }

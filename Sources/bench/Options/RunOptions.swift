@@ -87,24 +87,19 @@ struct RunOptions: ParsableArguments {
     func makeConfiguration(input: InputSource, plugins loaded: [PluginLibrary]? = nil, announce: Bool = true) throws -> RunConfiguration {
         var input = input
         var referenceEvents = referenceEvents
+        // A log's length is unknown before it is read, so a debug build always trims one.
+        let trim = events == nil && BuildInfo.configuration == "debug" && (input.eventLimit.map { $0 > Self.debugEvents } ?? true)
         switch input {
         case .generated(var spec):
-            if let events {
-                spec.events = events
-            } else if BuildInfo.configuration == "debug", spec.events > Self.debugEvents {
-                spec.events = Self.debugEvents
-                referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
-                if announce { announceDebug() }
-            }
+            spec.events = trim ? Self.debugEvents : events ?? spec.events
             input = .generated(spec)
         case .files(var files):
-            files.lineLimit = events
-            if events == nil, BuildInfo.configuration == "debug" {
-                files.lineLimit = Self.debugEvents
-                referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
-                if announce { announceDebug() }
-            }
+            files.lineLimit = trim ? Self.debugEvents : events
             input = .files(files)
+        }
+        if trim {
+            referenceEvents = min(referenceEvents, Self.debugReferenceEvents)
+            if announce { announceDebug() }
         }
         var config = RunConfiguration(input: input)
         config.plugins = try loaded ?? loadPlugins()

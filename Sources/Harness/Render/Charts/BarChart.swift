@@ -40,7 +40,7 @@ struct BarChart {
         }
         for (k, r) in rows.enumerated() {
             let y = top + Double(k) * rowHeight
-            let name = Sweep.rowName(r)
+            let name = r.key.label
             s += "<text x=\"\(left - 8)\" y=\"\(y + 16)\" text-anchor=\"end\" fill=\"currentColor\">\(LineChart.escape(name))</text>\n"
             s += "<rect x=\"\(left)\" y=\"\(y + 5)\" width=\"\(max(x(r.timing.nsPerEvent.mean) - left, 1))\" height=\"\(rowHeight - 10)\" fill=\"\(LineChart.color(r.strategy, index: k))\"/>\n"
             var labelX = x(r.timing.nsPerEvent.mean)

@@ -59,7 +59,7 @@ extension HTMLReport {
         var s = "<h3>Publication</h3>\n<table>\n<tr><th>row</th><th>published</th><th>build ms (clock)</th><th>build ms (writer CPU)</th><th>heap before MB</th><th>heap after MB</th><th>mean ns/event</th></tr>\n"
         for row in rows {
             let published = row.publishing.map { p in p.deltaTriggers.map { "\(p.publications) deltas of \($0)" } ?? "\(p.publications) rebuilt sets" } ?? "–"
-            s += "<tr><td>\(Self.escape(Sweep.rowName(row)))</td><td>\(Self.escape(published))</td>"
+            s += "<tr><td>\(Self.escape(row.key.label))</td><td>\(Self.escape(published))</td>"
             s += String(format: "<td>%.3f</td><td>%.3f</td>", row.publishing?.rebuildMsPerPublication ?? 0, row.publishing?.rebuildCpuMsPerPublication ?? 0)
             s += String(format: "<td>%.2f</td><td>%.2f</td><td>%@</td></tr>\n", Double(row.publishing?.heapBytesBeforePublishing ?? 0) / 1e6,
                         Double(row.publishing?.heapBytesAfterPublishing ?? 0) / 1e6, RunReport.ns(row.timing.nsPerEvent.mean))
@@ -74,7 +74,7 @@ extension HTMLReport {
         for p in sweep.points {
             s += "<tr>" + sweep.axes.map { "<td>\(Self.escape(p.values[$0.key] ?? ""))</td>" }.joined()
             for row in rows {
-                let r = p.results.results.first { Sweep.rowName($0) == row }
+                let r = p.results.results.first { $0.key.label == row }
                 s += "<td>\(r.map { Self.escape(RunReport.ns($0.timing.nsPerEvent.mean) + String(format: " ns · %.1f cand", $0.matches.candidatesPerEvent)) } ?? "–")</td>"
             }
             s += "</tr>\n"
