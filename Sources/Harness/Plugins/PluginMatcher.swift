@@ -62,11 +62,21 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
         return scratch
     }
 
-    /// Indices outside the corpus the plugin returned through `scratch` (dropped), and the first of them.
-    public static func invalidResults(in scratch: MatchScratch) -> (count: Int, first: Int32) {
-        guard let raw = scratch.attachment else { return (0, 0) }
+    /// Results that broke the ABI (dropped): how many, and the first value.
+    public struct ABIFaults: Sendable {
+        public var count = 0
+        public var first: Int32 = 0
+
+        func adding(_ other: ABIFaults) -> ABIFaults {
+            ABIFaults(count: count + other.count, first: count > 0 ? first : other.first)
+        }
+    }
+
+    /// Indices outside the corpus, bad counts and bad end offsets the plugin returned through `scratch`.
+    public static func invalidResults(in scratch: MatchScratch) -> ABIFaults {
+        guard let raw = scratch.attachment else { return ABIFaults() }
         let state = PluginScratch(raw: raw).state.pointee
-        return (state.invalidResults, state.firstInvalidResult)
+        return ABIFaults(count: state.invalidResults, first: state.firstInvalidResult)
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
@@ -91,14 +101,16 @@ extension PluginMatcher: BatchMatching {
     /// Matches `range` through `match_batch` (or `match` when the plugin has none); after each event,
     /// `scratch` holds its matches and `each` is called with its index.
     func matchBatch(_ range: Range<Int>, in events: EventView, scratch: MatchScratch, each: (Int) -> Void) {
-        guard let batch = library.table.match_batch else {
+        let state = PluginScratch(raw: scratch.attachment!)
+        // After one batch broke the ABI, `match` serves this scratch: redoing each batch's work event by
+        // event would make the rest of the run about a batch's length slower (the run fails at its end).
+        guard let batch = library.table.match_batch, !state.state.pointee.batchBroken else {
             for i in range {
                 match(i, in: events, scratch: scratch)
                 each(i)
             }
             return
         }
-        let state = PluginScratch(raw: scratch.attachment!)
         state.point(at: events)
         let out = state.state.pointee.batchOut, ends = state.state.pointee.ends
         let capacity = state.state.pointee.batchCapacity
@@ -109,12 +121,12 @@ extension PluginMatcher: BatchMatching {
             let done = Int(batch(handle, state.state.pointee.pluginScratch, state.eventsPointer, Int64(first), Int64(count), out,
                                  Int64(capacity), ends, &candidates))
             guard done >= 1, done <= count else {
-                // The ABI requires progress: count the fault and match this event alone.
+                // The ABI requires progress: count the fault and match the rest event by event.
                 state.noteInvalid(Int32(clamping: done))
-                match(first, in: events, scratch: scratch)
-                each(first)
-                first += 1
-                continue
+                state.state.pointee.batchBroken = true
+                scratch.candidates &+= Int(truncatingIfNeeded: candidates)
+                matchBatch(first..<range.upperBound, in: events, scratch: scratch, each: each)
+                return
             }
             var start = 0
             for k in 0..<done {

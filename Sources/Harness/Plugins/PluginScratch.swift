@@ -16,6 +16,8 @@ struct PluginScratchState {
     /// Indices outside the corpus a plugin returned (dropped; conformance reports them).
     var invalidResults = 0
     var firstInvalidResult: Int32 = 0
+    /// Set when `match_batch` returned a count outside 1...count: `match` serves from then on.
+    var batchBroken = false
     /// The events' strings in C form: built for the events the scratch was made for.
     var strings: CStringTable
 }

@@ -27,7 +27,10 @@ public enum Conformance {
     public struct CaseResult: Sendable {
         public var name: String
         public var events = 0
+        /// One per event and entry point that answered wrongly (`match`, then `match_batch`).
         public var disagreements: [Disagreement] = []
+        /// Events at least one entry point answered wrongly.
+        public var disagreeingEvents: Int { Set(disagreements.map(\.line)).count }
         /// Trigger indices outside the corpus (or bad counts) the matcher returned.
         public var invalidResults = 0
     }

@@ -54,7 +54,7 @@ struct ConformCommand: ParsableCommand {
                 continue
             }
             failing += 1
-            var summary = "FAIL  \(label)  \(result.disagreements.count) of \(result.events) events disagree"
+            var summary = "FAIL  \(label)  \(result.disagreeingEvents) of \(result.events) events disagree"
             if result.invalidResults > 0 { summary += "; \(result.invalidResults) results broke the plugin ABI (index outside the corpus or a bad count)" }
             try TextOutput.printLine(summary)
             for d in result.disagreements.prefix(show) { try TextOutput.printLine("      \(d.description)") }

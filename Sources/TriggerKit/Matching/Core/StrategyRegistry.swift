@@ -47,7 +47,11 @@ public enum StrategyRegistry {
     /// What `DeliveryEngine` matches with unless told otherwise: `compiled`, the fast general strategy
     /// (`reference`, the oracle, is about 500× slower per event).
     public static let defaultEventMatcher: @Sendable (TriggerSet) -> (Event) -> [Int] =
-        eventMatcher(named(CompiledMatcher.strategyName)!)
+        eventMatcher(named(defaultStrategyName)!)
+
+    /// The strategy the delivery engine uses unless told otherwise, and the one plugins are checked against
+    /// when no other built-in strategy runs beside them.
+    public static let defaultStrategyName = CompiledMatcher.strategyName
 
     /// A matching function over decoded events, for the delivery engine and `bench replay --strategy`.
     /// Each call interns the event into a one-event column buffer (allocates; fine off the hot path).
