@@ -23,8 +23,10 @@ public enum InstructionCounter {
     /// checksum (printed for the parent, which checks it against the other strategies).
     /// `deltaTriggers`: count matching through the snapshot a writer publishes after one `BenchDeltas`
     /// delta of that many triggers (edited and added triggers in its layer) instead of a plain build.
-    public static func runCountedRegion(input: RunInput, strategy name: String, count: Int, deltaTriggers: Int? = nil) throws -> MatchChecksum {
-        let strategy = try StrategyRegistry.option(name)
+    /// `plugin`: the library whose matcher `name` (its `plugin:NAME` row) is.
+    public static func runCountedRegion(input: RunInput, strategy name: String, plugin: String? = nil, count: Int,
+                                        deltaTriggers: Int? = nil) throws -> MatchChecksum {
+        let strategy = try plugin.map { try PluginLibrary(path: $0).strategy(corpusJSON: input.corpusJSON()) } ?? StrategyRegistry.option(name)
         let events = input.events
         let matcher: any Matcher
         if let deltaTriggers {
@@ -69,7 +71,8 @@ public enum InstructionCounter {
     /// - Parameters:
     ///   - input: what the child replays: a generated spec is written for it to a file in the work folder.
     ///   - events: the event count the child replays (`reference` replays `referenceEvents`).
-    public static func count(input: InputSource, strategies: [String], events: Int, referenceEvents: Int,
+    ///   - plugins: libraries counted after the strategies, each as its `plugin:NAME` row (through `match`).
+    public static func count(input: InputSource, strategies: [String], plugins: [PluginLibrary] = [], events: Int, referenceEvents: Int,
                              deltaTriggers: Int? = nil, progress: (String) -> Void = { _ in }) throws -> [Count] {
         let valgrind = try Self.findValgrind()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-callgrind-\(getpid())")
@@ -81,12 +84,14 @@ public enum InstructionCounter {
         let binary = work.appendingPathComponent("bench").path
         try Subprocess.run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
         var counts: [Count] = []
-        for (k, strategy) in strategies.enumerated() {
-            progress("callgrind \(k + 1)/\(strategies.count): \(strategy)")
+        let counted = strategies.map { (name: $0, plugin: String?.none) } + plugins.map { (name: $0.strategyName, plugin: Optional($0.absolutePath)) }
+        for (k, (strategy, plugin)) in counted.enumerated() {
+            progress("callgrind \(k + 1)/\(counted.count): \(strategy)")
             let n = strategy == ReferenceMatcher.strategyName ? min(referenceEvents, events) : events
-            let out = work.appendingPathComponent("callgrind.\(strategy).out").path
+            let out = work.appendingPathComponent("callgrind.\(k).out").path
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
                         binary, "instructions", "--child", strategy, "--events", String(n)] + inputArguments
+            if let plugin { args += ["--child-plugin", plugin] }
             if let deltaTriggers { args += ["--delta-triggers", String(deltaTriggers)] }
             let stdout = try Subprocess.run(valgrind, args, what: "valgrind --tool=callgrind")
             guard let checksum = parseChildLine(stdout) else {

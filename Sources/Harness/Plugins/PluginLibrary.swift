@@ -14,6 +14,10 @@ public final class PluginLibrary: @unchecked Sendable {
     let table: tb_plugin
 
     public static let strategyPrefix = "plugin:"
+    /// `path` from the root, for a child process started in another folder.
+    public var absolutePath: String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
     public var strategyName: String { Self.strategyPrefix + name }
 
     /// Loads `path`. Errors name the file and say what to fix; nothing here can crash on a wrong library

@@ -31,7 +31,11 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Count matching through the snapshot a delta writer publishes after one delta of N triggers (as bench run --delta-triggers publishes them): the per-event cost of a delta layer. Not with --merge-into.")
     var deltaTriggers: Int?
 
+    @Option(name: .customLong("plugin"), help: "A matcher plugin to count as well, through its match entry point (repeatable); counted after --strategies.")
+    var plugins: [String] = []
+
     @Option(parsing: .unconditional, help: .hidden) var child: String?
+    @Option(parsing: .unconditional, help: .hidden) var childPlugin: String?
     @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
 
     func validate() throws {
@@ -54,8 +58,8 @@ struct InstructionsCommand: ParsableCommand {
                 source = .files(files)
             }
             let data = try RunInput.load(source)
-            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, count: events ?? data.events.count,
-                                                               deltaTriggers: deltaTriggers)
+            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, plugin: childPlugin,
+                                                               count: events ?? data.events.count, deltaTriggers: deltaTriggers)
             try TextOutput.printLine(InstructionCounter.childLine(sum))
             return
         }
@@ -73,8 +77,9 @@ struct InstructionsCommand: ParsableCommand {
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
+        let libraries = try plugins.map(PluginLibrary.init(path:))
         let progress = ProgressLine(enabled: true)
-        let counts = try InstructionCounter.count(input: source, strategies: strategies, events: replayed,
+        let counts = try InstructionCounter.count(input: source, strategies: strategies, plugins: libraries, events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })
         progress.note("")
         if var report = merged, let mergedFile {
@@ -82,8 +87,9 @@ struct InstructionsCommand: ParsableCommand {
             try mergedFile.commit(with: report.json())
         }
         let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }.map(\.checksum))
+        let width = max(16, counts.map(\.strategy.count).max() ?? 0)
         for c in counts {
-            try TextOutput.printLine("\(c.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.hex.prefix(8)))")
+            try TextOutput.printLine("\(c.strategy.padding(toLength: width, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.hex.prefix(8)))")
         }
         if sums.count > 1 {
             throw ChecksumMismatch(description: "under callgrind: checksums \(sums.map(\.hex).sorted())")

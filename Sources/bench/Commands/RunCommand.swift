@@ -35,7 +35,7 @@ struct RunCommand: ParsableCommand {
         if instructions {
             let progress = ProgressLine(enabled: true)
             let counts = try InstructionCounter.count(
-                input: configuration.input, strategies: configuration.strategies,
+                input: configuration.input, strategies: configuration.strategies, plugins: configuration.plugins,
                 events: report.workload.events, referenceEvents: configuration.referenceEvents, progress: { progress.note($0) })
             progress.note("")
             try report.merge(counts)
