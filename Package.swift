@@ -10,6 +10,8 @@ let package = Package(
         // For Benchmarks/ (package-benchmark micro-benchmarks replay generated workloads).
         .library(name: "Workload", targets: ["Workload"]),
         .executable(name: "bench", targets: ["bench"]),
+        // For a matcher written in Swift: the plugin ABI as a protocol and one export line (docs/plugins.md).
+        .library(name: "TriggerBenchPluginKit", targets: ["TriggerBenchPluginKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +39,8 @@ let package = Package(
         .target(name: "CDigest"),
         // The C ABI of matcher plugins (docs/plugins.md): the header plugin authors build against.
         .target(name: "CTriggerBenchPlugin", path: "Plugins"),
+        // Swift plugins: typed views of the ABI, a `TriggerMatcher` protocol and `exportPlugin`.
+        .target(name: "TriggerBenchPluginKit", dependencies: ["CTriggerBenchPlugin"]),
         // The CPU's tick counter (rdtsc, cntvct_el0), for timing single events.
         .target(name: "CCycleCounter"),
         // Removes temporary output files when the process is interrupted; ignores SIGPIPE.

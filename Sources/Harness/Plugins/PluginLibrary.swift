@@ -32,6 +32,8 @@ public final class PluginLibrary: @unchecked Sendable {
         guard !isDirectory.boolValue else {
             throw fail("is a directory; build the plugin in it with scripts/build-plugin \(path) and pass the .so path it prints")
         }
+        let bytes = (try? InputFile.read(path, limit: 1 << 30)) ?? []
+        if let refusal = SwiftToolchain.refusal(plugin: bytes) { throw fail(refusal) }
         // dlopen searches the library path for a bare name: "./x.so" loads the file meant.
         let resolved = path.contains("/") ? path : "./" + path
         guard let handle = dlopen(resolved, RTLD_NOW | RTLD_LOCAL) else {
@@ -62,7 +64,7 @@ public final class PluginLibrary: @unchecked Sendable {
             throw fail("its tb_plugin table sets one of create_scratch and destroy_scratch; set both or neither")
         }
         self.table = table
-        sha256 = (try? InputFile.read(path, limit: 1 << 30)).map(SHA256.hex(of:)) ?? ""
+        sha256 = bytes.isEmpty ? "" : SHA256.hex(of: bytes)
     }
 
     /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`.
