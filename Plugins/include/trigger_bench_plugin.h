@@ -19,8 +19,11 @@
 extern "C" {
 #endif
 
-/* The version of this header. A plugin built against another version is refused at load. */
-#define TB_PLUGIN_ABI_VERSION 1u
+/* The version of this header. `bench` loads plugins of versions TB_PLUGIN_ABI_MIN_VERSION to this one;
+ * version 2 added the corpus's counts and options (`tb_corpus`) and `describe` (`tb_plugin`), at the
+ * ends of their structs, so a version-1 plugin still loads and simply does not see them. */
+#define TB_PLUGIN_ABI_VERSION 2u
+#define TB_PLUGIN_ABI_MIN_VERSION 1u
 
 /* Event kinds (`tb_events.kinds`, `tb_condition.kind`). */
 enum {
@@ -123,6 +126,12 @@ typedef struct tb_regex {
     const void *compiled; /* for tb_host.regex_search */
 } tb_regex;
 
+/* A `key=value` the user gave after the plugin's path (`--plugin PATH,key=value,...`), in order. */
+typedef struct tb_option {
+    tb_string key;
+    tb_string value;
+} tb_option;
+
 typedef struct tb_corpus {
     const char *json; /* the corpus file as given (trigger-corpus/1), for plugins with their own decoder */
     size_t json_length;
@@ -136,6 +145,14 @@ typedef struct tb_corpus {
     const int32_t *string_ids;
     const tb_regex *regexes;
     int32_t regex_count;
+    /* Since version 2: the lengths of the arrays above, and the user's options for this plugin. */
+    int32_t condition_count;
+    int32_t clause_count;
+    int32_t filter_count;
+    int32_t number_count;    /* number_tags and number_bits */
+    int32_t string_id_count; /* string_ids */
+    const tb_option *options;
+    int32_t option_count;
 } tb_corpus;
 
 /* Services of the host, valid from `create` until `destroy` returns. */
@@ -182,7 +199,9 @@ typedef struct tb_plugin {
 
     /* Matches event `index`: writes the corpus indices of the matching triggers (any order, each at most
      * once) into `out`, which has room for `trigger_count` entries, and returns how many. May add the
-     * number of conditions it evaluated to `*candidates`. Must not allocate, block or keep `events`. */
+     * number of conditions it evaluated to `*candidates`. Must not block or keep `events`. It should not
+     * allocate: allocations are allowed (a faithful wrapper of a library that allocates is a valid row),
+     * counted and shown in the row's alloc/ev and B/ev. */
     int32_t (*match)(const void *matcher, void *scratch, const tb_events *events, int64_t index,
                      int32_t *out, int64_t *candidates);
 
@@ -191,6 +210,11 @@ typedef struct tb_plugin {
      * might not fit in `capacity` (always at least `trigger_count`); returns the number of events done. */
     int64_t (*match_batch)(const void *matcher, void *scratch, const tb_events *events, int64_t first,
                            int64_t count, int32_t *out, int64_t capacity, int64_t *ends, int64_t *candidates);
+
+    /* Since version 2, optional: facts about a built matcher (build phases, index shape, fallback
+     * shares), reported by calling `fact` once per fact with NUL-terminated text the host copies. Called
+     * after the run; recorded in the results beside the plugin's rows (`plugin_facts`). */
+    void (*describe)(const void *matcher, void (*fact)(void *context, const char *key, const char *value), void *context);
 } tb_plugin;
 
 /* The one symbol a plugin exports. */

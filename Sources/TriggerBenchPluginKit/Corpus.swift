@@ -18,6 +18,10 @@ public struct Corpus: @unchecked Sendable {
     @usableFromInline let stringIDs: UnsafePointer<Int32>
     @usableFromInline let regexes: UnsafePointer<tb_regex>
     public let triggerCount: Int
+    /// How many conditions, clauses, filters, number-list and string-list members the corpus has.
+    public let conditionCount: Int, clauseCount: Int, filterCount: Int, numberCount: Int, stringIDCount: Int
+    /// `--plugin PATH,key=value,…`: the user's options for this plugin, in order.
+    public let options: [(key: String, value: String)]
 
     init(_ raw: UnsafePointer<tb_corpus>, vocabulary: UnsafePointer<tb_vocabulary>, host: UnsafePointer<tb_host>) {
         self.raw = raw
@@ -33,7 +37,16 @@ public struct Corpus: @unchecked Sendable {
         stringIDs = c.string_ids ?? Corpus.empty()
         regexes = c.regexes ?? Corpus.empty()
         triggerCount = Int(c.trigger_count)
+        conditionCount = Int(c.condition_count)
+        clauseCount = Int(c.clause_count)
+        filterCount = Int(c.filter_count)
+        numberCount = Int(c.number_count)
+        stringIDCount = Int(c.string_id_count)
+        options = (0..<Int(c.option_count)).map { (c.options[$0].key.string, c.options[$0].value.string) }
     }
+
+    /// The value of option `key`, if the user gave it.
+    public func option(_ key: String) -> String? { options.last { $0.key == key }?.value }
 
     /// A stand-in for an empty array's NULL: never read, since no index reaches it.
     private static func empty<T>() -> UnsafePointer<T> { UnsafePointer(bitPattern: MemoryLayout<T>.alignment)! }

@@ -21,6 +21,7 @@ public func exportPlugin<M: TriggerMatcher>(_ type: M.Type) -> UnsafeRawPointer 
         let matcher = try M(corpus: corpus)
         let triggerCount = corpus.triggerCount
         return MatcherHandle(
+            describe: { matcher.describe() },
             makeScratch: { events in Unmanaged.passRetained(ScratchBox(matcher.makeScratch(events: events))).toOpaque() },
             match: { scratch, raw, index, out, candidates in
                 let events = Events(raw)
@@ -64,7 +65,7 @@ func installPlugin(name: String, version: String, factory: @escaping (Corpus) th
     table.initialize(to: tb_plugin(
         abi_version: TB_PLUGIN_ABI_VERSION, name: strdup(name), version: strdup(version),
         create: createThunk, destroy: destroyThunk, create_scratch: createScratchThunk, destroy_scratch: destroyScratchThunk,
-        match: matchThunk, match_batch: matchBatchThunk))
+        match: matchThunk, match_batch: matchBatchThunk, describe: describeThunk))
     exportedTable = table
     return UnsafeRawPointer(table)
 }
@@ -81,12 +82,15 @@ final class MatcherHandle {
     @usableFromInline typealias Match = (UnsafeMutableRawPointer?, UnsafePointer<tb_events>, Int, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int64>?) -> Int32
     @usableFromInline typealias MatchBatch = (UnsafeMutableRawPointer?, UnsafePointer<tb_events>, Int, Int, UnsafeMutablePointer<Int32>, Int,
                                               UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Int64>?) -> Int64
+    let describe: () -> KeyValuePairs<String, String>
     let makeScratch: (Events) -> UnsafeMutableRawPointer
     let match: Match
     let matchBatch: MatchBatch
 
     @usableFromInline
-    init(makeScratch: @escaping (Events) -> UnsafeMutableRawPointer, match: @escaping Match, matchBatch: @escaping MatchBatch) {
+    init(describe: @escaping () -> KeyValuePairs<String, String>, makeScratch: @escaping (Events) -> UnsafeMutableRawPointer,
+         match: @escaping Match, matchBatch: @escaping MatchBatch) {
+        self.describe = describe
         self.makeScratch = makeScratch
         self.match = match
         self.matchBatch = matchBatch
@@ -118,6 +122,13 @@ private let createThunk: @convention(c) (UnsafePointer<tb_corpus>?, UnsafePointe
             buffer[bytes.count] = 0
         }
         return nil
+    }
+}
+
+private let describeThunk: @convention(c) (UnsafeRawPointer?, (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Void)?,
+                                           UnsafeMutableRawPointer?) -> Void = { matcher, fact, context in
+    for (key, value) in handle(matcher)._withUnsafeGuaranteedRef({ $0.describe() }) {
+        key.withCString { k in value.withCString { v in fact?(context, k, v) } }
     }
 }
 

@@ -26,10 +26,18 @@ public protocol TriggerMatcher {
     /// Appends the index of every trigger that matches event `event` to `matches`, each once, in any
     /// order. Must not allocate or block. May add the conditions it evaluated to `matches.candidates`.
     func match(_ event: Int, in events: Events, scratch: inout Scratch, into matches: inout Matches)
+
+    /// Facts about the built matcher (index shape, build phases), recorded in the results beside its
+    /// rows as `plugin_facts`. Asked once, after the run. Optional.
+    func describe() -> KeyValuePairs<String, String>
 }
 
 extension TriggerMatcher where Scratch == Void {
     public func makeScratch(events: Events) {}
+}
+
+extension TriggerMatcher {
+    public func describe() -> KeyValuePairs<String, String> { [:] }
 }
 
 /// Where `match` writes: room for every trigger of the corpus once.

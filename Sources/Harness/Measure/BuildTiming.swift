@@ -27,9 +27,15 @@ public enum BuildTiming {
     /// `pauseMs` milliseconds asleep (0: back to back, caches warm from the previous build).
     public static func measure(_ set: TriggerSet, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
                                sleep: (Int) -> Void = BuildTiming.sleep) throws -> [Row] {
+        try measure(set, strategies: strategies.map(StrategyRegistry.option), builds: builds, warmup: warmup, pauseMs: pauseMs, sleep: sleep)
+    }
+
+    /// The same for strategies given whole (a plugin's among them).
+    public static func measure(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
+                               sleep: (Int) -> Void = BuildTiming.sleep) throws -> [Row] {
         let vocabulary = Vocabulary(set)
-        return try strategies.map { name in
-            let strategy = try StrategyRegistry.option(name)
+        return try strategies.map { strategy in
+            let name = strategy.name
             for _ in 0..<warmup { _ = try strategy.make(set, vocabulary) }
             var nanos: [UInt64] = []
             nanos.reserveCapacity(builds)
@@ -49,11 +55,12 @@ public enum BuildTiming {
     /// What applying a delta costs a writer, measured alone: for each strategy a writer of `set` applies
     /// `warmup` `BenchDeltas` deltas of `triggers` triggers untimed, then `deltas` (rounded up to even)
     /// timed one by one, then one more with its allocations counted. A strategy that does not apply deltas rebuilds the set.
-    public static func measureDeltas(_ set: TriggerSet, strategies: [String], triggers: Int, deltas: Int, warmup: Int = 10,
+    public static func measureDeltas(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], triggers: Int, deltas: Int, warmup: Int = 10,
                                      pauseMs: Int = 0) throws -> [Row] {
         let vocabulary = Vocabulary(set)
-        return try strategies.map { name in
-            let writer = try StrategyRegistry.option(name).makeWriter(set, vocabulary, nil)
+        return try strategies.map { strategy in
+            let name = strategy.name
+            let writer = try strategy.makeWriter(set, vocabulary, nil)
             var sequence = BenchDeltas(set, triggers: triggers)
             for _ in 0..<warmup { try writer.apply(sequence.next()) }
             let rebuildsBefore = writer.rebuilds

@@ -26,7 +26,7 @@ public enum InstructionCounter {
     /// `plugin`: the library whose matcher `name` (its `plugin:NAME` row) is.
     public static func runCountedRegion(input: RunInput, strategy name: String, plugin: String? = nil, count: Int,
                                         deltaTriggers: Int? = nil) throws -> MatchChecksum {
-        let strategy = try plugin.map { try PluginLibrary(path: $0).strategy(corpusJSON: input.corpusJSON()) } ?? StrategyRegistry.option(name)
+        let strategy = try plugin.map { try PluginLibrary(argument: $0).strategy(corpusJSON: input.corpusJSON()) } ?? StrategyRegistry.option(name)
         let events = input.events
         let matcher: any Matcher
         if let deltaTriggers {
@@ -84,7 +84,7 @@ public enum InstructionCounter {
         let binary = work.appendingPathComponent("bench").path
         try Subprocess.run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
         var counts: [Count] = []
-        let counted = strategies.map { (name: $0, plugin: String?.none) } + plugins.map { (name: $0.strategyName, plugin: Optional($0.absolutePath)) }
+        let counted = strategies.map { (name: $0, plugin: String?.none) } + plugins.map { (name: $0.strategyName, plugin: Optional($0.argument)) }
         for (k, (strategy, plugin)) in counted.enumerated() {
             progress("callgrind \(k + 1)/\(counted.count): \(strategy)")
             let n = strategy == ReferenceMatcher.strategyName ? min(referenceEvents, events) : events

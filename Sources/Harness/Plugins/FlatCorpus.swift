@@ -12,7 +12,7 @@ final class FlatCorpus: @unchecked Sendable {
     /// Regex constants, retained while the plugin holds their handles.
     private let regexes: [CompiledRegex]
 
-    init(set: TriggerSet, vocabulary symbols: Vocabulary, json text: [UInt8]) {
+    init(set: TriggerSet, vocabulary symbols: Vocabulary, json text: [UInt8], options: [PluginLibrary.Option] = []) {
         strings = CStringTable(symbols.symbols.strings)
         vocabulary = tb_vocabulary(strings: UnsafePointer(strings.entries), count: symbols.corpusCount)
         var triggers: [tb_trigger] = [], conditions: [tb_condition] = [], clauses: [tb_clause] = []
@@ -87,7 +87,7 @@ final class FlatCorpus: @unchecked Sendable {
             }
         }
         self.regexes = regexes
-        let patterns = CStringTable(regexes.map(\.pattern) + idStrings)
+        let patterns = CStringTable(regexes.map(\.pattern) + idStrings + options.flatMap { [$0.key, $0.value] })
         var owned: [UnsafeMutableRawPointer] = []
         func copy<T>(_ array: [T]) -> UnsafeMutablePointer<T> {
             let p = UnsafeMutablePointer<T>.allocate(capacity: max(array.count, 1))
@@ -97,13 +97,18 @@ final class FlatCorpus: @unchecked Sendable {
         }
         for t in triggers.indices { triggers[t].id = patterns.entries[regexes.count + t] }
         let cRegexes = regexes.indices.map { tb_regex(pattern: patterns.entries[$0], compiled: UnsafeRawPointer(regexes[$0].handle)) }
+        let optionBase = regexes.count + triggers.count
+        let cOptions = options.indices.map { tb_option(key: patterns.entries[optionBase + 2 * $0], value: patterns.entries[optionBase + 2 * $0 + 1]) }
         let jsonCopy = UnsafeMutablePointer<CChar>.allocate(capacity: max(text.count, 1))
         text.withUnsafeBytes { jsonCopy.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: text.count) }
         json = jsonCopy
         corpus = tb_corpus(
             json: jsonCopy, json_length: text.count, trigger_count: Int32(triggers.count), triggers: copy(triggers),
             conditions: copy(conditions), clauses: copy(clauses), filters: copy(filters), number_tags: copy(numberTags),
-            number_bits: copy(numberBits), string_ids: copy(stringIDs), regexes: copy(cRegexes), regex_count: Int32(regexes.count))
+            number_bits: copy(numberBits), string_ids: copy(stringIDs), regexes: copy(cRegexes), regex_count: Int32(regexes.count),
+            condition_count: Int32(conditions.count), clause_count: Int32(clauses.count), filter_count: Int32(filters.count),
+            number_count: Int32(numberTags.count), string_id_count: Int32(stringIDs.count),
+            options: copy(cOptions), option_count: Int32(options.count))
         storage = owned
         patternTable = patterns
     }

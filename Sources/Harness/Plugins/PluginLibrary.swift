@@ -11,7 +11,16 @@ public final class PluginLibrary: @unchecked Sendable {
     public let version: String
     /// Of the library file, so results say which build of a plugin they measured.
     public let sha256: String
+    /// `--plugin PATH,key=value,…`: handed to `create` (ABI 2) and recorded in the results.
+    public let options: [Option]
+    /// The ABI version the library was built for.
+    public let abiVersion: UInt32
     let table: tb_plugin
+
+    public struct Option: Sendable, Equatable, Codable {
+        public var key: String
+        public var value: String
+    }
 
     public static let strategyPrefix = "plugin:"
     /// `path` from the root, for a child process started in another folder.
@@ -20,10 +29,29 @@ public final class PluginLibrary: @unchecked Sendable {
     }
     public var strategyName: String { Self.strategyPrefix + name }
 
+    /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (a path holding a comma takes `./`
+    /// and no options: `PATH,` ends it).
+    public convenience init(argument: String) throws {
+        var parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let path = parts.removeFirst()
+        var options: [Option] = []
+        for part in parts where !part.isEmpty {
+            guard let eq = part.firstIndex(of: "="), eq != part.startIndex else {
+                throw InputError(file: path, path: "--plugin", reason: "option \"\(PrintableText.escaped(part))\" is not key=value; write --plugin PATH,key=value,key2=value2")
+            }
+            options.append(Option(key: String(part[..<eq]), value: String(part[part.index(after: eq)...])))
+        }
+        try self.init(path: path, options: options)
+    }
+
+    /// The `--plugin` argument that loads this library again (absolute path, same options).
+    public var argument: String { ([absolutePath] + options.map { "\($0.key)=\($0.value)" }).joined(separator: ",") }
+
     /// Loads `path`. Errors name the file and say what to fix; nothing here can crash on a wrong library
     /// short of the library's own constructors.
-    public init(path: String) throws {
+    public init(path: String, options: [Option] = []) throws {
         self.path = path
+        self.options = options
         func fail(_ reason: String) -> InputError { InputError(file: path, path: "", reason: reason) }
         var isDirectory: ObjCBool = false
         guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -44,10 +72,17 @@ public final class PluginLibrary: @unchecked Sendable {
             throw fail("exports no trigger_bench_plugin function; see Plugins/include/trigger_bench_plugin.h")
         }
         let entry = unsafeBitCast(symbol, to: tb_plugin_entry.self)
-        guard let table = entry()?.pointee else { throw fail("trigger_bench_plugin() returned NULL") }
-        guard table.abi_version == TB_PLUGIN_ABI_VERSION else {
-            throw fail("built for plugin ABI version \(table.abi_version), this bench speaks version \(TB_PLUGIN_ABI_VERSION); rebuild it against Plugins/include/trigger_bench_plugin.h")
+        guard let raw = entry() else { throw fail("trigger_bench_plugin() returned NULL") }
+        // The version comes first in every version's table; an older table is shorter, so only its own
+        // fields are copied and the newer ones stay zero (absent).
+        let abi = UnsafeRawPointer(raw).load(as: UInt32.self)
+        guard abi >= TB_PLUGIN_ABI_MIN_VERSION, abi <= TB_PLUGIN_ABI_VERSION else {
+            throw fail("built for plugin ABI version \(abi); this bench loads versions \(TB_PLUGIN_ABI_MIN_VERSION) to \(TB_PLUGIN_ABI_VERSION): rebuild it against Plugins/include/trigger_bench_plugin.h")
         }
+        var table = tb_plugin()
+        let size = abi >= 2 ? MemoryLayout<tb_plugin>.size : MemoryLayout<tb_plugin>.offset(of: \.describe)!
+        withUnsafeMutableBytes(of: &table) { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: size)) }
+        abiVersion = abi
         guard let namePointer = table.name else { throw fail("its tb_plugin.name is NULL; set it to the name its rows should carry") }
         let name = String(decoding: UnsafeRawBufferPointer(start: namePointer, count: strnlen(namePointer, 65)), as: UTF8.self)
         guard !name.isEmpty, name.utf8.count <= 64,
@@ -71,6 +106,6 @@ public final class PluginLibrary: @unchecked Sendable {
     public func strategy(corpusJSON: [UInt8]) -> StrategyRegistry.Strategy {
         StrategyRegistry.Strategy(
             name: strategyName, summary: "plugin \(name) \(version) from \(path)",
-            make: { [self] set, vocabulary in try PluginMatcher(self, set: set, vocabulary: vocabulary, json: corpusJSON) })
+            make: { [self] set, vocabulary in try PluginMatcher(self, set: set, vocabulary: vocabulary, json: corpusJSON, options: options) })
     }
 }

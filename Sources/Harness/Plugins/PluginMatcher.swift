@@ -1,5 +1,6 @@
 import CRE2
 import CTriggerBenchPlugin
+import Foundation
 import TriggerKit
 
 /// A plugin's matcher behind the `Matcher` protocol: timed, counted and checked like a built-in one.
@@ -16,10 +17,10 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
     private let corpusTable: UnsafeMutablePointer<tb_corpus>
     private let vocabularyTable: UnsafeMutablePointer<tb_vocabulary>
 
-    init(_ library: PluginLibrary, set: TriggerSet, vocabulary: Vocabulary, json: [UInt8]) throws {
+    init(_ library: PluginLibrary, set: TriggerSet, vocabulary: Vocabulary, json: [UInt8], options: [PluginLibrary.Option] = []) throws {
         self.library = library
         triggerSet = set
-        corpus = FlatCorpus(set: set, vocabulary: vocabulary, json: json)
+        corpus = FlatCorpus(set: set, vocabulary: vocabulary, json: json, options: options)
         // The tables the plugin was given must stay at one address until `destroy`.
         hostTable = .allocate(capacity: 1)
         hostTable.initialize(to: tb_host(regex_search: { compiled, bytes, length in
@@ -45,6 +46,22 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
         hostTable.deallocate()
         corpusTable.deallocate()
         vocabularyTable.deallocate()
+    }
+
+    /// What the plugin's `describe` reports about this matcher, in its order (empty without one).
+    public func facts() -> [[String]] {
+        guard let describe = library.table.describe else { return [] }
+        final class Collected { var facts: [[String]] = [] }
+        let collected = Collected()
+        describe(handle, { context, key, value in
+            // Cut and escaped: plugin text reaches terminals and results files.
+            let text = { (p: UnsafePointer<CChar>?) in
+                p.map { PrintableText.escaped(String(decoding: UnsafeRawBufferPointer(start: $0, count: strnlen($0, 256)), as: UTF8.self)) } ?? ""
+            }
+            let box = Unmanaged<Collected>.fromOpaque(context!).takeUnretainedValue()
+            if box.facts.count < 64 { box.facts.append([text(key), text(value)]) }
+        }, Unmanaged.passUnretained(collected).toOpaque())
+        return collected.facts
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {

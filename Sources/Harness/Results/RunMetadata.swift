@@ -28,6 +28,10 @@ public struct RunMetadata: Codable, Sendable {
             public var version: String
             public var path: String
             public var sha256: String
+            /// `--plugin PATH,key=value,…` (nil when none were given).
+            public var options: [PluginLibrary.Option]?
+            /// The plugin ABI version the library was built for (nil in files from before ABI 2).
+            public var abiVersion: Int?
         }
 
         /// The settings the gate holds equal, by JSON name (strategies, threads and publications pick the
@@ -38,7 +42,7 @@ public struct RunMetadata: Codable, Sendable {
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
              ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
              ("delta_triggers", deltaTriggers.map(String.init) ?? "none"),
-             ("plugins", (plugins ?? []).map { "\($0.name) (sha256 \($0.sha256.prefix(12)))" }.joined(separator: ", "))]
+             ("plugins", (plugins ?? []).map { p in "\(([p.name] + (p.options ?? []).map { "\($0.key)=\($0.value)" }).joined(separator: ",")) (sha256 \(p.sha256.prefix(12)))" }.joined(separator: ", "))]
         }
     }
 

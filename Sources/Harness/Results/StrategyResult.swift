@@ -13,6 +13,8 @@ public struct StrategyResult: Codable, Sendable, Equatable {
     /// Instructions per event of the plain row's matching loop under callgrind (`--instructions`): counted
     /// in another process, so filled in by `RunReport.merge` after the row is made.
     public var instructionsPerEvent: Double?
+    /// A plugin row's `describe` facts, `[key, value]` in the plugin's order (ABI 2; nil without them).
+    public var pluginFacts: [[String]]?
 
     public init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?,
                 latencyNs: EventLatency?, ratios: RatioFigures, instructionsPerEvent: Double? = nil) {
@@ -28,7 +30,7 @@ public struct StrategyResult: Codable, Sendable, Equatable {
 
     public var strategy: String { key.strategy }
 
-    private enum CodingKeys: String, CodingKey { case latencyNs, instructionsPerEvent, publications }
+    private enum CodingKeys: String, CodingKey { case latencyNs, instructionsPerEvent, publications, pluginFacts }
 
     public init(from decoder: Decoder) throws {
         key = try RowKey(from: decoder)
@@ -40,6 +42,7 @@ public struct StrategyResult: Codable, Sendable, Equatable {
         publishing = c.contains(.publications) ? try PublishingFigures(from: decoder) : nil
         latencyNs = try c.decodeIfPresent(EventLatency.self, forKey: .latencyNs)
         instructionsPerEvent = try c.decodeIfPresent(Double.self, forKey: .instructionsPerEvent)
+        pluginFacts = try c.decodeIfPresent([[String]].self, forKey: .pluginFacts)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -47,5 +50,6 @@ public struct StrategyResult: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(latencyNs, forKey: .latencyNs)
         try c.encodeIfPresent(instructionsPerEvent, forKey: .instructionsPerEvent)
+        try c.encodeIfPresent(pluginFacts, forKey: .pluginFacts)
     }
 }

@@ -14,7 +14,11 @@ public struct RunConfiguration: Sendable {
     public var writer: WriterSettings?
     /// `reference` is slow by design: it replays only this many events (the others are checked against
     /// it on the same prefix).
-    public var referenceEvents = 50_000
+    public static let defaultReferenceEvents = 50_000
+    public var referenceEvents = RunConfiguration.defaultReferenceEvents
+    /// When set (the user gave no --reference-events), a run with plugins shrinks `referenceEvents` to
+    /// what the oracle matches in about this many seconds.
+    public var referenceBudgetSeconds: Double?
     public var batchSize = 1024
     public var warmupEvents = 100_000
     /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
@@ -45,6 +49,9 @@ public struct RunConfiguration: Sendable {
             strategies: strategies + plugins.map(\.strategyName), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: writer?.everyMs,
             prebuiltSets: writer?.mode == .prebuilt, deltaTriggers: writer?.deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
-            plugins: plugins.isEmpty ? nil : plugins.map { .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256) })
+            plugins: plugins.isEmpty ? nil : plugins.map {
+                .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256, options: $0.options.isEmpty ? nil : $0.options,
+                      abiVersion: Int($0.abiVersion))
+            })
     }
 }

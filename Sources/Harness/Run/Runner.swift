@@ -6,7 +6,7 @@ import Workload
 /// strategy), prepare its rows, time every row's repetitions interleaved, check that every strategy
 /// matched alike, and make the result rows.
 public final class Runner {
-    public let configuration: RunConfiguration
+    public private(set) var configuration: RunConfiguration
     let progress: ProgressLine
 
     public init(_ configuration: RunConfiguration) {
@@ -19,6 +19,10 @@ public final class Runner {
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
         let input = try RunInput.load(configuration.input, progress: progress)
+        if let budget = configuration.referenceBudgetSeconds, !configuration.plugins.isEmpty {
+            configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
+                                                                note: { TextOutput.standardError("bench: note: \($0)") })
+        }
         let strategies = try strategies(for: input)
         let afterGeneration = AllocatorStats.gauges()
         var afterBuild: [String: AllocatorStats.Gauges] = [:]
@@ -33,7 +37,11 @@ public final class Runner {
         try time(rows)
         let measured = try rows.map { try $0.measured(configuration: configuration) }
         try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
-        let results = ResultRows.assemble(measured)
+        var results = ResultRows.assemble(measured)
+        // Asked after the run, so facts a plugin gathers while building are complete.
+        let facts = Dictionary(built.compactMap { b in (b.matcher as? PluginMatcher).map { (b.name, $0.facts()) } }.filter { !$0.1.isEmpty },
+                               uniquingKeysWith: { a, _ in a })
+        for k in results.indices { results[k].pluginFacts = facts[results[k].strategy] }
         progress.note("")
         noise.loadAfter = RunMetadata.Noise.loadAverage()
         noise.othersBusyAfter = RunMetadata.Noise.othersBusy()

@@ -28,6 +28,9 @@ struct BuildsCommand: ParsableCommand {
     @Option(help: "Comma-separated strategies to build (default: indexed,compiled,predicate-index,floor).", transform: CommaLists.strategies)
     var strategies: [String] = ["indexed", "compiled", "predicate-index", "floor"]
 
+    @Option(name: .customLong("plugin"), help: "A matcher plugin to time as well (PATH or PATH,key=value,…; repeatable); its create and destroy are what a writer pays.")
+    var plugins: [String] = []
+
     @Option(parsing: .unconditional, help: "Timed builds per strategy.")
     var builds = 200
 
@@ -46,23 +49,30 @@ struct BuildsCommand: ParsableCommand {
     func run() throws {
         if corpus != nil, workload != nil { throw ValidationError("--workload generates a trigger set and --corpus brings your own; pass one or the other") }
         let spec = try WorkloadSpec.load(workload ?? "default")
-        let set: TriggerSet, title: String
+        let set: TriggerSet, title: String, json: [UInt8]
         if let corpus {
-            set = try LoadedCorpus(path: corpus).set
+            let loaded = try LoadedCorpus(path: corpus)
+            (set, json) = (loaded.set, loaded.json)
             title = "corpus \(corpus)"
         } else {
             set = try WorkloadGenerator.corpus(spec)
+            json = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
-        let names = strategies
-        let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: names, triggers: $0, deltas: builds, pauseMs: pauseMs) }
-            ?? BuildTiming.measure(set, strategies: names, builds: builds, pauseMs: pauseMs)
+        let libraries = try plugins.map(PluginLibrary.init(argument:))
+        for library in libraries {
+            TextOutput.standardError("bench: loaded plugin \(library.name) \(library.version) from \(library.path); it runs inside this process, so a crash here is the plugin's")
+        }
+        let all = try strategies.map(StrategyRegistry.option) + libraries.map { $0.strategy(corpusJSON: json) }
+        let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: all, triggers: $0, deltas: builds, pauseMs: pauseMs) }
+            ?? BuildTiming.measure(set, strategies: all, builds: builds, pauseMs: pauseMs)
         let what = deltaTriggers.map { "\(builds + builds % 2) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"
         try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(what)" + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         let unit = deltaTriggers == nil ? "build" : "delta"
-        try TextOutput.printLine("strategy         mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  heap Δ KB"))
+        try TextOutput.printLine("strategy".padding(toLength: max(15, rows.map(\.strategy.count).max() ?? 0), withPad: " ", startingAt: 0) + "  mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  heap Δ KB"))
+        let width = max(15, rows.map(\.strategy.count).max() ?? 0)
         for r in rows {
-            try TextOutput.printLine(r.strategy.padding(toLength: 15, withPad: " ", startingAt: 0)
+            try TextOutput.printLine(r.strategy.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: "  %7.1f  %7.1f  %7.1f  %13.0f  %9.1f", r.meanMicroseconds, r.p50Microseconds, r.p99Microseconds,
                          r.allocationsPerBuild, r.bytesPerBuild / 1024)
                 + (r.fullRebuilds.map { String(format: "  %13d", $0) } ?? "")

@@ -14,7 +14,7 @@ struct ConformCommand: ParsableCommand {
             (an SDK's matcher) is checked.
             """)
 
-    @Option(help: "A matcher plugin (shared library) to check.")
+    @Option(help: "A matcher plugin (shared library) to check: PATH or PATH,key=value,… (options handed to the plugin).")
     var plugin: String?
 
     @Option(help: "A built-in strategy to check instead of a plugin.")
@@ -35,7 +35,7 @@ struct ConformCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try plugin.map(PluginLibrary.init(path:))
+        let library = try plugin.map(PluginLibrary.init(argument:))
         let name = library?.strategyName ?? strategy!
         let directories = try (cases.isEmpty ? [Conformance.defaultDirectory] : cases).flatMap(Conformance.cases(in:))
         if let library {

@@ -31,7 +31,7 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Count matching through the snapshot a delta writer publishes after one delta of N triggers (as bench run --delta-triggers publishes them): the per-event cost of a delta layer. Not with --merge-into.")
     var deltaTriggers: Int?
 
-    @Option(name: .customLong("plugin"), help: "A matcher plugin to count as well, through its match entry point (repeatable); counted after --strategies.")
+    @Option(name: .customLong("plugin"), help: "A matcher plugin to count as well (PATH or PATH,key=value,…), through its match entry point (repeatable); counted after --strategies.")
     var plugins: [String] = []
 
     @Option(parsing: .unconditional, help: .hidden) var child: String?
@@ -77,7 +77,7 @@ struct InstructionsCommand: ParsableCommand {
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
-        let libraries = try plugins.map(PluginLibrary.init(path:))
+        let libraries = try plugins.map(PluginLibrary.init(argument:))
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(input: source, strategies: strategies, plugins: libraries, events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })

@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
         try Limits.refuseOverwriting(
             outputs: outputs.paths,
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
-                + options.plugins.map { ("--plugin", $0) })
+                + options.plugins.map { ("--plugin", String($0.prefix { $0 != "," })) })
         // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
         let files = try outputs.open()
         let configuration = try options.makeConfiguration(input: input.source())
@@ -36,7 +36,7 @@ struct RunCommand: ParsableCommand {
             let progress = ProgressLine(enabled: true)
             let counts = try InstructionCounter.count(
                 input: configuration.input, strategies: configuration.strategies, plugins: configuration.plugins,
-                events: report.workload.events, referenceEvents: configuration.referenceEvents, progress: { progress.note($0) })
+                events: report.workload.events, referenceEvents: report.run?.settings.referenceEvents ?? configuration.referenceEvents, progress: { progress.note($0) })
             progress.note("")
             try report.merge(counts)
         }

@@ -7,7 +7,7 @@ import Workload
 /// The options of `bench run` that say what to measure and how (shared with `bench sweep`, which
 /// brings its own input).
 struct RunOptions: ParsableArguments {
-    @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h); adds a row plugin:NAME. Repeatable.")
+    @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h), as PATH or PATH,key=value,… (options handed to the plugin and recorded); adds a row plugin:NAME. Repeatable.")
     var plugins: [String] = []
 
     @Option(help: "Comma-separated strategies to run (default: all).", transform: CommaLists.strategies)
@@ -31,8 +31,8 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
     var events: Int?
 
-    @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against).")
-    var referenceEvents = 50_000
+    @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against; default 50000, fewer with plugins when the oracle would need over a minute).")
+    var referenceEvents: Int?
 
     @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
     var batchSize = 1024
@@ -49,7 +49,7 @@ struct RunOptions: ParsableArguments {
     func validate() throws {
         guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
         try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
-        try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents)
+        if let referenceEvents { try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents) }
         try Limits.check("--latency-events", latencyEvents, 0...Limits.maxEvents)
         if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
         if let publishEveryMs { try Limits.check("--publish-every-ms", publishEveryMs, 1...Limits.maxPublishEveryMs) }
@@ -72,7 +72,7 @@ struct RunOptions: ParsableArguments {
 
     /// Loads the `--plugin` libraries, saying that each runs in-process.
     func loadPlugins() throws -> [PluginLibrary] {
-        let loaded = try plugins.map(PluginLibrary.init(path:))
+        let loaded = try plugins.map(PluginLibrary.init(argument:))
         for plugin in loaded {
             TextOutput.standardError("bench: loaded plugin \(plugin.name) \(plugin.version) from \(plugin.path); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect")
         }
@@ -86,7 +86,7 @@ struct RunOptions: ParsableArguments {
     /// user's files). A debug build trims what it replays unless --events says how much.
     func makeConfiguration(input: InputSource, plugins loaded: [PluginLibrary]? = nil, announce: Bool = true) throws -> RunConfiguration {
         var input = input
-        var referenceEvents = referenceEvents
+        var referenceEvents = referenceEvents ?? RunConfiguration.defaultReferenceEvents
         // A log's length is unknown before it is read, so a debug build always trims one.
         let trim = events == nil && BuildInfo.configuration == "debug" && (input.eventLimit.map { $0 > Self.debugEvents } ?? true)
         switch input {
@@ -110,6 +110,7 @@ struct RunOptions: ParsableArguments {
             WriterSettings(everyMs: ms, mode: deltaTriggers.map { .deltas(triggers: $0) } ?? (prebuiltSets ? .prebuilt : .rebuild))
         }
         config.referenceEvents = referenceEvents
+        config.referenceBudgetSeconds = self.referenceEvents == nil ? 60 : nil
         config.batchSize = batchSize
         config.showProgress = true
         config.repetitions = repetitions

@@ -16,6 +16,11 @@ struct LinearScan: TriggerMatcher {
         self.corpus = corpus
     }
 
+    /// Recorded beside the plugin's rows in the results (`plugin_facts`).
+    func describe() -> KeyValuePairs<String, String> {
+        ["triggers scanned per event": String(corpus.triggerCount), "filters": String(corpus.filterCount)]
+    }
+
     func match(_ event: Int, in events: Events, scratch: inout Void, into matches: inout Matches) {
         let time = events.time(event)
         for t in 0..<corpus.triggerCount {
