@@ -29,7 +29,9 @@ public struct SymbolTable: Sendable {
             return id
         }
         let id = Int32(strings.count)
-        strings.append(s)
+        // The id's text is NFC whichever spelling came first, so a regex sees the same bytes for it
+        // whatever else the set or the log holds (CanonicalText).
+        strings.append(key == nil ? CanonicalText.nfc(s) : s)
         ids[s] = id
         if let key { fastInsert(id, hash: key) } else { hasNonASCII = true }
         return id

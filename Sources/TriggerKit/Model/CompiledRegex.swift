@@ -12,7 +12,8 @@ public final class CompiledRegex: @unchecked Sendable {
     public init(_ pattern: String) throws(CompiledRegex.InvalidPattern) {
         self.pattern = pattern
         var reason = [CChar](repeating: 0, count: 256)
-        var text = pattern
+        // Compiled in NFC, the spelling the text it searches is in (CanonicalText).
+        var text = CanonicalText.nfc(pattern)
         let compiled = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
                 trigger_bench_regex_compile($0.baseAddress, $0.count, &reason, reason.count)

@@ -42,7 +42,8 @@ public enum FilterEvaluation {
             let found = list.contains(s)
             return filter.op == .in ? found : !found
         case (.string(let s), .regex(let re)):
-            let found = re.search(s)
+            // The decoded text as written: searched in NFC, the spelling interned strings have (CanonicalText).
+            let found = re.search(CanonicalText.nfc(s))
             return filter.op == .regex ? found : !found
         case (.bool(let b), .bool(let c)):
             return filter.op == .eq ? b == c : b != c
