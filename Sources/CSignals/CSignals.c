@@ -13,13 +13,28 @@ static char paths[SLOTS][PATH_BYTES];
 // 1 while a slot holds a path. sig_atomic_t and volatile: read by the handler, which may interrupt
 // register/unregister; a slot's path is written before it is marked used.
 static volatile sig_atomic_t used[SLOTS];
+// Folders to remove after their files (rmdir, so only once empty), and child processes to stop: a
+// valgrind child would otherwise run on, orphaned, after bench is stopped.
+static char folders[SLOTS][PATH_BYTES];
+static volatile sig_atomic_t folder_used[SLOTS];
+static volatile sig_atomic_t children[SLOTS];
 
 static void remove_temporaries(int signo) {
+    for (int i = 0; i < SLOTS; i++) {
+        // Stopped first, so a child no longer writes into the files removed next.
+        if (children[i] > 0) kill((pid_t)children[i], SIGTERM);
+    }
     for (int i = 0; i < SLOTS; i++) {
         if (used[i]) {
             // Pairs with the release fence in register: the path is read only after its flag.
             atomic_signal_fence(memory_order_acquire);
             unlink(paths[i]);
+        }
+    }
+    for (int i = 0; i < SLOTS; i++) {
+        if (folder_used[i]) {
+            atomic_signal_fence(memory_order_acquire);
+            rmdir(folders[i]);
         }
     }
     signal(signo, SIG_DFL);
@@ -39,6 +54,9 @@ void trigger_bench_signals_install(void) {
         }
     }
     signal(SIGPIPE, SIG_IGN);
+    // Past `ulimit -f` a write fails with EFBIG, reported like a full disk, instead of killing the process
+    // with its temporaries left behind.
+    signal(SIGXFSZ, SIG_IGN);
     int signals[] = {SIGINT, SIGTERM, SIGHUP};
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction action, previous;
@@ -68,4 +86,36 @@ int trigger_bench_temporary_register(const char *path) {
 
 void trigger_bench_temporary_unregister(int slot) {
     if (slot >= 0 && slot < SLOTS) used[slot] = 0;
+}
+
+int trigger_bench_folder_register(const char *path) {
+    size_t n = strlen(path);
+    if (n >= PATH_BYTES) return -1;
+    for (int i = 0; i < SLOTS; i++) {
+        if (!folder_used[i]) {
+            memcpy(folders[i], path, n + 1);
+            atomic_signal_fence(memory_order_release);
+            folder_used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void trigger_bench_folder_unregister(int slot) {
+    if (slot >= 0 && slot < SLOTS) folder_used[slot] = 0;
+}
+
+int trigger_bench_child_register(int pid) {
+    for (int i = 0; i < SLOTS; i++) {
+        if (children[i] == 0) {
+            children[i] = pid;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void trigger_bench_child_unregister(int slot) {
+    if (slot >= 0 && slot < SLOTS) children[slot] = 0;
 }

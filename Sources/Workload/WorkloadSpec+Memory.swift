@@ -12,17 +12,33 @@ extension WorkloadSpec {
         return 21 + 13 * Int(properties) + Int((properties * stringShare * freshStringShare * 128).rounded(.up))
     }
 
-    /// Refuses `events` events whose replay buffers would not fit in the memory available now, before
-    /// anything is allocated (an allocation that fails midway aborts the process).
+    /// Bytes generating and decoding one trigger takes at its peak (the corpus as JSON and as decoded
+    /// triggers, both held at once): measured peak resident memory over 100,000 triggers was about
+    /// 1,300 bytes plus 600 per filter; this allows half as much again.
+    public var triggerBytes: Int {
+        let filters = Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
+        return Int(2000 + 900 * filters)
+    }
+
+    /// Refuses a workload whose trigger set and `events` events' replay buffers would not fit in the
+    /// memory available now, before anything is allocated (an allocation that fails midway aborts the
+    /// process), naming the part that does not fit.
     public func checkReplayBuffersFit(events: Int, file: String) throws {
         guard let available = Self.availableMemoryBytes() else { return }
+        let allowed = available / 4 * 3  // growth and the generator's own tables need headroom
+        let total = triggers.addingReportingOverflow(crowdedTriggers)
+        let (setBytes, setOverflow) = total.partialValue.multipliedReportingOverflow(by: triggerBytes)
+        if total.overflow || setOverflow || setBytes > allowed {
+            throw InputError(
+                file: file, path: "triggers",
+                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : Self.formatBytes(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters), but only \(Self.formatBytes(available)) of memory is available; lower triggers or filters_per_trigger")
+        }
         let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
-        // Growth and the generator's own tables need headroom: allow at most 3/4 of what is available.
-        guard overflow || bytes > available / 4 * 3 else { return }
+        guard overflow || bytes > allowed - setBytes else { return }
         let needed = overflow ? "more than \(Int.max) bytes" : Self.formatBytes(bytes)
         throw InputError(
             file: file, path: "events",
-            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)), but only \(Self.formatBytes(available)) of memory is available; lower the event count (--events)")
+            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)) beside the trigger set's \(Self.formatBytes(setBytes)), but only \(Self.formatBytes(available)) of memory is available; lower the event count (--events)")
     }
 
     /// Memory this process may still take: `MemAvailable` from /proc/meminfo, or less when an

@@ -16,5 +16,11 @@ int trigger_bench_temporary_register(const char *path);
 
 /// Forgets a slot (the file was renamed into place or removed).
 void trigger_bench_temporary_unregister(int slot);
+/// Remembers a temporary folder, removed (once its registered files are) on interruption; -1 if full.
+int trigger_bench_folder_register(const char *path);
+void trigger_bench_folder_unregister(int slot);
+/// Remembers a child process, sent SIGTERM on interruption; -1 if full.
+int trigger_bench_child_register(int pid);
+void trigger_bench_child_unregister(int slot);
 
 #endif

@@ -21,6 +21,9 @@ public final class LineReader {
     public var digest: SHA256?
     /// Bytes read from the input so far.
     public private(set) var bytesRead = 0
+    /// A regular file is read up to the size it had when opened: a log another process keeps appending
+    /// to is read (and digested) as it was, instead of chased forever.
+    private var sizeAtOpen: Int?
 
     /// Opens `path` ("-" for standard input).
     public init(path: String, maxLineBytes: Int) throws {
@@ -36,6 +39,8 @@ public final class LineReader {
             guard descriptor >= 0 else {
                 throw InputErrorFactory.file(path, "cannot open: \(String(cString: strerror(errno))); check its permissions")
             }
+            var status = stat()
+            if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { sizeAtOpen = Int(status.st_size) }
         }
         self.maxLineBytes = maxLineBytes
     }
@@ -48,8 +53,9 @@ public final class LineReader {
     private func fill() throws -> Bool {
         guard !atEOF else { return false }
         var n: Int
+        let wanted = min(chunk.count, sizeAtOpen.map { $0 - bytesRead } ?? chunk.count)
         repeat {
-            n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            n = wanted == 0 ? 0 : chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
         } while n < 0 && errno == EINTR
         guard n >= 0 else { throw InputErrorFactory.file(name, "cannot read: \(String(cString: strerror(errno)))") }
         if n == 0 {

@@ -69,9 +69,10 @@ public struct LoadedEventLog {
                     log.firstErrors.append(.init(line: log.lines, error: PrintableText.escaped(reason)))
                 }
             }
-            if log.lines & 0xFFFF == 0 {
-                progress(log.lines)
-                let held = log.heldBytes
+            // Checked every 4,096 lines: a log of long fresh strings can fill memory well within 65,536.
+            if log.lines & 0xFFF == 0 {
+                if log.lines & 0xFFFF == 0 { progress(log.lines) }
+                let held = log.heldBytes + reader.bytesRead
                 if held > budget {
                     throw InputError(file: name, path: "line \(log.lines)", reason: "the replay buffers already hold \(WorkloadSpec.formatBytes(held)) and may not take more than \(WorkloadSpec.formatBytes(budget)) (3/4 of the memory available); replay fewer lines with --events N")
                 }
@@ -87,7 +88,8 @@ public struct LoadedEventLog {
         return log
     }
 
-    /// What the buffers hold so far, with room for the next doubling of the columns.
+    /// What the buffers hold so far, with room for the next doubling of the columns (the fresh strings'
+    /// own bytes are at most the bytes read, which the caller adds).
     var heldBytes: Int {
         let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
         let strings = columns.symbols.count - Int(columns.corpusSymbolCount)

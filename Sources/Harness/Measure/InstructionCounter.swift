@@ -75,20 +75,19 @@ public enum InstructionCounter {
     public static func count(input: InputSource, strategies: [String], plugins: [PluginLibrary] = [], events: Int, referenceEvents: Int,
                              deltaTriggers: Int? = nil, progress: (String) -> Void = { _ in }) throws -> [Count] {
         let valgrind = try Self.findValgrind()
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-callgrind-\(getpid())")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        let work = try TemporaryFolder(prefix: "trigger-bench-callgrind")
+        defer { work.remove() }
         let inputArguments = try childArguments(input, in: work)
         // valgrind 3.19 gives up on the debug info swiftc writes ("possibly corrupted debuginfo"): count a
         // copy without it. Instructions are the same; only symbol names for annotation are lost.
-        let binary = work.appendingPathComponent("bench").path
+        let binary = work.file("bench")
         try Subprocess.run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
         var counts: [Count] = []
         let counted = strategies.map { (name: $0, plugin: String?.none) } + plugins.map { (name: $0.strategyName, plugin: Optional($0.argument)) }
         for (k, (strategy, plugin)) in counted.enumerated() {
             progress("callgrind \(k + 1)/\(counted.count): \(strategy)")
             let n = strategy == ReferenceMatcher.strategyName ? min(referenceEvents, events) : events
-            let out = work.appendingPathComponent("callgrind.\(k).out").path
+            let out = work.file("callgrind.\(k).out")
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
                         binary, "instructions", "--child", strategy, "--events", String(n)] + inputArguments
             if let plugin { args += ["--child-plugin", plugin] }
@@ -122,12 +121,12 @@ public enum InstructionCounter {
 
     /// The arguments that make the child read `input`: a generated spec written in full to `work`
     /// (events included), or the user's files with the lines to read.
-    static func childArguments(_ input: InputSource, in work: URL) throws -> [String] {
+    static func childArguments(_ input: InputSource, in work: TemporaryFolder) throws -> [String] {
         switch input {
         case .generated(let spec):
-            let file = work.appendingPathComponent("workload.json")
-            try Data((spec.json.serialized + "\n").utf8).write(to: file)
-            return ["--workload", file.path]
+            let file = work.file("workload.json")
+            try Data((spec.json.serialized + "\n").utf8).write(to: URL(fileURLWithPath: file))
+            return ["--workload", file]
         case .files(let files):
             return ["--corpus", files.corpusPath, "--event-log", files.eventLogPath] + (files.strict ? ["--strict"] : [])
                 + (files.lineLimit.map { ["--input-lines", String($0)] } ?? [])

@@ -19,9 +19,27 @@ public enum PrintableText {
         return out
     }
 
-    /// `escaped`, with `|` escaped too, for one cell of a Markdown table.
+    /// `escaped`, with `|` escaped and HTML's `<`, `>`, `&` as entities, for one cell of a Markdown table
+    /// (a CI job summary renders inline HTML: a results file must not put an `<img>` there).
     public static func markdownCell(_ text: String) -> String {
-        escaped(text).replacingOccurrences(of: "|", with: "\\|")
+        entities(escaped(text)).replacingOccurrences(of: "|", with: "\\|")
+    }
+
+    /// Text for XML and HTML (the report, SVG charts, flame graphs): `escaped`, the markup characters as
+    /// entities, and U+FFFE and U+FFFF (not characters XML allows) written as escapes, so the page stays
+    /// well-formed whatever a name holds.
+    public static func xml(_ text: String) -> String {
+        var out = entities(escaped(text)).replacingOccurrences(of: "\"", with: "&quot;")
+        if out.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) {
+            out = String(String.UnicodeScalarView(out.unicodeScalars.flatMap { s -> [Unicode.Scalar] in
+                s.value == 0xFFFE || s.value == 0xFFFF ? Array("\\u{\(String(s.value, radix: 16))}".unicodeScalars) : [s]
+            }))
+        }
+        return out
+    }
+
+    static func entities(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     static func isControl(_ s: Unicode.Scalar) -> Bool { s.value < 0x20 || (0x7F..<0xA0).contains(s.value) }

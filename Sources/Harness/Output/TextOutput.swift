@@ -41,9 +41,14 @@ public final class TextOutput {
         try printText(text + "\n")
     }
 
-    /// Writes `text` to standard output at once, as it is.
+    /// Writes `text` to standard output at once, as it is. When the reader has gone (a closed pipe), the
+    /// text is dropped and the command goes on: the files it writes and the exit code it ends with (a
+    /// gate's verdict) must not depend on whether anyone reads its table. Only a stream whose output is
+    /// the product (`bench replay` through `TextOutput.line`) stops early.
     public static func printText(_ text: String) throws {
-        try DescriptorWriter(descriptor: 1, name: "standard output").write(Array(text.utf8))
+        do {
+            try DescriptorWriter(descriptor: 1, name: "standard output").write(Array(text.utf8))
+        } catch is OutputClosed {}
     }
 
     /// Ignores SIGPIPE (a closed pipe becomes `OutputClosed`) and removes temporary outputs on interruption.

@@ -44,6 +44,11 @@ public final class PluginLibrary: @unchecked Sendable {
         try self.init(path: path, options: options)
     }
 
+    /// Said on standard error before anything runs: the last line before a crash names the suspect.
+    public var loadedNotice: String {
+        "bench: loaded plugin \(name) \(version) from \(PrintableText.escaped(path)); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect"
+    }
+
     /// The `--plugin` argument that loads this library again (absolute path, same options).
     public var argument: String { ([absolutePath] + options.map { "\($0.key)=\($0.value)" }).joined(separator: ",") }
 

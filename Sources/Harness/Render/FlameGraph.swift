@@ -188,10 +188,7 @@ public enum FlameGraph {
         return "rgb(\(r),\(g),\(b))"
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ s: String) -> String { PrintableText.xml(s) }
 
     static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 }

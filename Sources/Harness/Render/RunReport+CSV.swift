@@ -13,8 +13,10 @@ extension RunReport {
     public func csv() -> String {
         func cell(_ v: Double?) -> String { v.map { String($0) } ?? "" }
         func cell(_ v: Int?) -> String { v.map { String($0) } ?? "" }
-        func quoted(_ s: String) -> String {
-            s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        func quoted(_ text: String) -> String {
+            // Control characters from input names as escapes: a spreadsheet or terminal shows them inert.
+            let s = PrintableText.escaped(text)
+            return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
         }
         var lines = [Self.csvColumns.joined(separator: ",")]
         for r in results {

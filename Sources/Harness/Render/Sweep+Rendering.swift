@@ -8,8 +8,9 @@ extension Sweep {
         var lines: [[String]] = []
         for p in points {
             var cells = axes.map { p.values[$0.key] ?? "" }
+            let byLabel = p.resultsByLabel
             for row in rows {
-                guard let r = p.results.results.first(where: { $0.key.label == row }) else { cells.append("–"); continue }
+                guard let r = byLabel[row] else { cells.append("–"); continue }
                 var cell = RunReport.ns(r.timing.nsPerEvent.mean)
                 if let ci = r.timing.meanCi95, ci.count == 2 { cell += " ±" + RunReport.ns((ci[1] - ci[0]) / 2) }
                 cell += String(format: " · %.1f cand · %.2f match", r.matches.candidatesPerEvent, r.matches.matchesPerEvent)
@@ -58,26 +59,37 @@ extension Sweep {
     func chart(for axis: Axis) -> LineChart {
         let others = axes.filter { $0.key != axis.key }
         var series: [LineChart.Series] = []
-        let combinations = Self.grid(others)
+        // The points grouped by their other keys' values, in grid order: one line per group and row. Only
+        // combinations the file holds are drawn, so the work is bounded by its points.
+        var groups: [[String]: [(point: Point, byLabel: [String: StrategyResult])]] = [:], order: [[String]] = []
+        for p in points {
+            let combination = others.map { p.values[$0.key] ?? "" }
+            if groups[combination] == nil { order.append(combination) }
+            groups[combination, default: []].append((p, p.resultsByLabel))
+        }
+        let rows = self.rows
         for (k, row) in rows.enumerated() {
-            for (c, combination) in combinations.enumerated() {
+            for (c, combination) in order.enumerated() {
                 var points: [(x: Double, y: Double)] = []
-                for p in pointsMatching(combination) {
-                    guard let r = p.results.results.first(where: { $0.key.label == row }),
-                          let x = Axis.magnitude(p.values[axis.key]!) else { continue }
+                for (p, byLabel) in groups[combination]! {
+                    guard let r = byLabel[row], let value = p.values[axis.key], let x = Axis.magnitude(value) else { continue }
                     points.append((x, r.timing.nsPerEvent.mean))
                 }
                 var name = row
-                if !combination.isEmpty { name += " (" + others.map { "\($0.key)=\(combination[$0.key]!)" }.joined(separator: ", ") + ")" }
+                if !others.isEmpty { name += " (" + zip(others, combination).map { "\($0.key)=\($1)" }.joined(separator: ", ") + ")" }
                 if let f = fits[axis.key]?[row] { name += String(format: ": ∝ %@^%.2f, R² %.2f", axis.key, f.exponent, f.r2) }
-                series.append(LineChart.Series(name: name, color: LineChart.color(row, index: k * combinations.count + c), points: points))
+                series.append(LineChart.Series(name: name, color: LineChart.color(row, index: k * order.count + c), points: points))
             }
         }
         return LineChart(title: "\(workload): ns per event against \(axis.key) (log–log)", xLabel: axis.key, yLabel: "mean ns per event",
                          series: series, categories: nil)
     }
 
-    private func pointsMatching(_ combination: [String: String]) -> [Point] {
-        points.filter { p in combination.allSatisfy { p.values[$0.key] == $0.value } }
+}
+
+extension Sweep.Point {
+    /// The point's rows by label (the first of a label, as a table shows it).
+    var resultsByLabel: [String: StrategyResult] {
+        Dictionary(results.results.map { ($0.key.label, $0) }, uniquingKeysWith: { a, _ in a })
     }
 }

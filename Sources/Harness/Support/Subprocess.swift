@@ -1,3 +1,4 @@
+import CSignals
 import Foundation
 import TriggerKit
 
@@ -17,6 +18,9 @@ enum Subprocess {
         do { try process.run() } catch {
             throw InputError(file: tool, path: "", reason: "cannot run \(what): \(error.localizedDescription)")
         }
+        // Stopped with bench: an interrupted bench must not leave a valgrind child running.
+        let childSlot = trigger_bench_child_register(process.processIdentifier)
+        defer { trigger_bench_child_unregister(childSlot) }
         // Drain standard error on another thread while reading standard output, so a chatty tool cannot
         // fill one pipe and block.
         let errorText = PipeDrain(err.fileHandleForReading)

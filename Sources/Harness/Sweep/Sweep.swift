@@ -73,17 +73,17 @@ public struct Sweep: Codable, Sendable {
     }
 
     /// Row names in the order of the first point's results.
-    public var rows: [String] {
-        var seen: [String] = []
-        for p in points { for r in p.results.results where !seen.contains(r.key.label) { seen.append(r.key.label) } }
+    public var rows: [String] { Self.rows(points) }
+
+    static func rows(_ points: [Point]) -> [String] {
+        var seen: [String] = [], known = Set<String>()
+        for p in points { for r in p.results.results where known.insert(r.key.label).inserted { seen.append(r.key.label) } }
         return seen
     }
 
     static func fits(_ axes: [Axis], _ points: [Point]) -> [String: [String: Fit]] {
         var fits: [String: [String: Fit]] = [:]
-        var rows: [String] = []
-        for p in points { for r in p.results.results where !rows.contains(r.key.label) { rows.append(r.key.label) } }
-        for row in rows {
+        for row in rows(points) {
             var xs: [[Double]] = [], ys: [Double] = []
             for p in points {
                 guard let r = p.results.results.first(where: { $0.key.label == row }), r.timing.nsPerEvent.mean > 0 else { continue }
@@ -104,13 +104,44 @@ public struct Sweep: Codable, Sendable {
 
     public func json() throws -> Data { try RunReport.encoder.encode(self) }
 
-    /// Reads a sweep file, strictly as results files are read.
+    /// Reads a sweep file, strictly as results files are read, and holds it to what `bench sweep` writes,
+    /// so that rendering it is bounded by the file: every point sets every axis to one of its values.
     public static func decode(_ bytes: [UInt8], file: String) throws -> Sweep {
+        let sweep: Sweep
         do {
-            return try RunReport.decoder.decode(Sweep.self, from: Data(bytes))
+            sweep = try RunReport.decoder.decode(Sweep.self, from: Data(bytes))
         } catch {
             throw InputError(file: file, path: "", reason: "not a \(schemaName) file: \(error)")
         }
+        if let problem = sweep.problem() { throw InputError(file: file, path: problem.path, reason: problem.reason + "; is it a file bench sweep wrote?") }
+        return sweep
+    }
+
+    /// The limits `bench sweep` keeps: at most 1,000 points.
+    static let maxPoints = 1000, maxAxes = 16, maxRowsPerPoint = 5000
+
+    func problem() -> (path: String, reason: String)? {
+        guard !axes.isEmpty, axes.count <= Self.maxAxes else { return ("axes", "has \(axes.count) axes; a sweep has 1 to \(Self.maxAxes)") }
+        var size = 1
+        for (k, axis) in axes.enumerated() {
+            guard !axis.key.isEmpty, !axis.values.isEmpty, Set(axis.values).count == axis.values.count else {
+                return ("axes[\(k)]", "needs a key and distinct values")
+            }
+            size = min(size, Self.maxPoints + 1) * axis.values.count
+        }
+        guard Set(axes.map(\.key)).count == axes.count else { return ("axes", "names a key twice") }
+        guard size <= Self.maxPoints else { return ("axes", "make a grid of more than \(Self.maxPoints) points") }
+        guard points.count <= size else { return ("points", "has \(points.count) points for a grid of \(size)") }
+        let values = Dictionary(uniqueKeysWithValues: axes.map { ($0.key, Set($0.values)) })
+        for (k, p) in points.enumerated() {
+            guard p.values.count == axes.count, p.values.allSatisfy({ values[$0.key]?.contains($0.value) == true }) else {
+                return ("points[\(k)].values", "must give each axis one of its values")
+            }
+            guard p.results.results.count <= Self.maxRowsPerPoint else {
+                return ("points[\(k)].results", "has \(p.results.results.count) rows; at most \(Self.maxRowsPerPoint)")
+            }
+        }
+        return nil
     }
 }
 

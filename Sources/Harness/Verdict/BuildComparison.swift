@@ -103,14 +103,13 @@ extension BuildComparison {
     /// absolute path to a `bench` executable; the names shown are the paths as given.
     public static func measure(builds: [String], input: [String], strategies: [String], events: Int, repetitions: Int,
                                rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trigger-bench-ab-\(getpid())")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        let work = try TemporaryFolder(prefix: "trigger-bench-ab")
+        defer { work.remove() }
         var reports: [[RunReport]] = builds.map { _ in [] }
         for round in 0..<rounds {
             for (k, build) in builds.enumerated() {
                 progress("round \(round + 1)/\(rounds): \(build)")
-                let out = work.appendingPathComponent("run-\(round)-\(k).json").path
+                let out = work.file("run-\(round)-\(k).json")
                 try Subprocess.run(build, ["run"] + input + ["--strategies", strategies.joined(separator: ","),
                                            "--events", String(events), "--repetitions", String(repetitions), "--json", out],
                                    what: "\(build) run")

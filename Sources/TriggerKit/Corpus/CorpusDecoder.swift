@@ -336,6 +336,14 @@ public enum CorpusDecoder {
     }
 }
 
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#else
+import Darwin
+private let systemRead = Darwin.read
+#endif
+
 /// Reads input files with a size limit and a readable error instead of a crash.
 public enum InputFile {
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
@@ -348,9 +356,26 @@ public enum InputFile {
         guard size <= limit else {
             throw InputError(file: path, path: "", reason: "file is \(size) bytes; the limit is \(limit) bytes")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(file: path, path: "", reason: "cannot be read; check its permissions")
+        // Read through a descriptor, so a FIFO or a process substitution (`<(…)`), which report no size,
+        // is read too, and held to the limit as it is read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InputError(file: path, path: "", reason: "cannot be opened: \(String(cString: strerror(errno))); check its permissions")
         }
-        return [UInt8](data)
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, path: "", reason: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+            guard bytes.count <= limit else {
+                throw InputError(file: path, path: "", reason: "holds more than \(limit) bytes, the limit")
+            }
+        }
     }
 }

@@ -61,7 +61,7 @@ struct BuildsCommand: ParsableCommand {
         }
         let libraries = try plugins.map(PluginLibrary.init(argument:))
         for library in libraries {
-            TextOutput.standardError("bench: loaded plugin \(library.name) \(library.version) from \(library.path); it runs inside this process, so a crash here is the plugin's")
+            TextOutput.standardError(library.loadedNotice)
         }
         let all = try strategies.map(StrategyRegistry.option) + libraries.map { $0.strategy(corpusJSON: json) }
         let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: all, triggers: $0, deltas: builds, pauseMs: pauseMs) }

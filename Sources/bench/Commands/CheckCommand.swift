@@ -58,6 +58,8 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Limits.refuseOverwriting(outputs: [("--markdown", markdown), ("--github-benchmark", githubBenchmark)],
+                                     inputs: [("--baseline", baseline), ("--current", current)])
         guard instructionTolerance >= 0, minimumEffect >= 0, alpha > 0, alpha < 1 else {
             throw ValidationError("--instruction-tolerance and --minimum-effect must be ≥ 0 and --alpha in (0, 1)")
         }

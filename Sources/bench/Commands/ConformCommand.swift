@@ -39,7 +39,7 @@ struct ConformCommand: ParsableCommand {
         let name = library?.strategyName ?? strategy!
         let directories = try (cases.isEmpty ? [Conformance.defaultDirectory] : cases).flatMap(Conformance.cases(in:))
         if let library {
-            TextOutput.standardError("bench: loaded plugin \(library.name) \(library.version) from \(library.path); it runs inside this process, so a crash here is the plugin's")
+            TextOutput.standardError(library.loadedNotice)
         }
         let width = directories.map { ($0 as NSString).lastPathComponent.count }.max() ?? 0
         var failing = 0

@@ -39,7 +39,7 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
 
     func validate() throws {
-        if input.eventLog == "-" { throw ValidationError("--event-log -: each counted child reads the log again; give a file") }
+        if child == nil { try input.requireRereadableEventLog("each counted child reads the log again") }
         for (option, value) in [("--events", events), ("--input-lines", inputLines)] {
             if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
         }

@@ -23,6 +23,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Also count instructions/event of each strategy's 1-thread loop under valgrind --tool=callgrind (adds a minute or more).")
     var instructions = false
 
+    func validate() throws {
+        // Refused now: the counting children run after the whole timed run, which would be lost.
+        if instructions { try input.requireRereadableEventLog("--instructions runs callgrind children that each read the log again") }
+    }
+
     func run() throws {
         try Limits.refuseOverwriting(
             outputs: outputs.paths,

@@ -40,12 +40,25 @@ struct SweepCommand: ParsableCommand {
             guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--vary takes KEY=v1,v2,…, got \"\(spec)\"") }
             let values = try Limits.list("--vary \(parts[0])", parts[1])
             guard !values.isEmpty else { throw ValidationError("--vary \(parts[0]) lists no values") }
-            guard Set(values).count == values.count else { throw ValidationError("--vary \(parts[0]) lists a value twice") }
+            // By value, not spelling: 100 and 1e2 are one point.
+            var seen: [String: String] = [:]
+            for v in values {
+                let number = v.split(separator: ":", omittingEmptySubsequences: false).map { Double($0).map { "\($0)" } ?? String($0) }.joined(separator: ":")
+                if let other = seen[number] { throw ValidationError("--vary \(parts[0]) lists one value twice (\(other) and \(v))") }
+                seen[number] = v
+            }
             return Sweep.Axis(key: parts[0], values: values)
         }
         guard Set(axes.map(\.key)).count == axes.count else { throw ValidationError("--vary names the same key twice") }
-        let points = axes.reduce(1) { $0 * $1.values.count }
-        guard points <= 1000 else { throw ValidationError("the grid has \(points) points; at most 1000") }
+        if axes.contains(where: { $0.key == "events" }), options.events != nil {
+            throw ValidationError("--vary events sets each point's event count and --events would override it; drop --events")
+        }
+        // Multiplied with a cap, so hundreds of values on several axes cannot overflow.
+        var points = 1
+        for axis in axes {
+            points = min(points, 1001) * axis.values.count
+            guard points <= 1000 else { throw ValidationError("the grid has more than 1000 points (\(axes.map { String($0.values.count) }.joined(separator: " × ")) values); at most 1000") }
+        }
         return axes
     }
 

@@ -10,20 +10,27 @@ enum CommaLists {
         for s in names where StrategyRegistry.named(s) == nil {
             throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
         }
-        return names
+        return try unique("--strategies", names)
+    }
+
+    /// Refuses a list that names an item twice (it would run the same rows twice).
+    static func unique<T: Hashable>(_ option: String, _ items: [T]) throws -> [T] {
+        var seen = Set<T>()
+        for item in items where !seen.insert(item).inserted { throw ValidationError("\(option) lists \(item) twice") }
+        return items
     }
 
     static func threadCounts(_ text: String) throws -> [Int] {
-        try Limits.list("--threads", text).map {
+        try unique("--threads", Limits.list("--threads", text).map {
             guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
             return n
-        }
+        })
     }
 
     static func publications(_ text: String) throws -> [Publication] {
-        try Limits.list("--publication", text).map {
+        try unique("--publication", Limits.list("--publication", text).map {
             guard let p = Publication(rawValue: $0) else { throw ValidationError("unknown publication \"\($0)\"; choose from none, lock-free, mutex") }
             return p
-        }
+        })
     }
 }

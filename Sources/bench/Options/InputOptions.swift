@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Harness
 import Workload
 
@@ -24,6 +25,16 @@ struct InputOptions: ParsableArguments {
             throw ValidationError("--workload generates data and --corpus/--event-log bring your own; pass one or the other")
         }
         if strict, eventLog == nil { throw ValidationError("--strict applies to --event-log; a generated workload has no invalid lines") }
+    }
+
+    /// Refuses an event log that cannot be read twice (standard input, a FIFO, a process substitution):
+    /// callgrind's children each read the log again, and a pipe would be empty or block them.
+    func requireRereadableEventLog(_ why: String) throws {
+        guard let eventLog else { return }
+        var s = stat()
+        if eventLog == "-" || (stat(eventLog, &s) == 0 && (s.st_mode & S_IFMT) != S_IFREG) {
+            throw ValidationError("--event-log \(eventLog) is not a regular file: \(why), which a pipe cannot serve; save the log to a file first")
+        }
     }
 
     /// `--workload` when it names a spec file rather than a preset.

@@ -74,7 +74,7 @@ struct RunOptions: ParsableArguments {
     func loadPlugins() throws -> [PluginLibrary] {
         let loaded = try plugins.map(PluginLibrary.init(argument:))
         for plugin in loaded {
-            TextOutput.standardError("bench: loaded plugin \(plugin.name) \(plugin.version) from \(plugin.path); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect")
+            TextOutput.standardError(plugin.loadedNotice)
         }
         if let twice = Dictionary(grouping: loaded, by: \.name).first(where: { $0.value.count > 1 }) {
             throw ValidationError("--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.key); each row needs its own name")

@@ -104,10 +104,7 @@ struct LineChart {
         }
     }
 
-    static func escape(_ s: String) -> String {
-        PrintableText.escaped(s).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ s: String) -> String { PrintableText.xml(s) }
 
     /// 0.001 … 950 … 12k … 3.4M: short tick labels.
     static func number(_ v: Double) -> String {
