@@ -49,8 +49,9 @@ public struct Matches {
     @usableFromInline var written = 0
     /// Conditions evaluated (shown as cand/ev); optional.
     public var candidates = 0
-    /// Set when more matches were appended than the corpus has triggers (a duplicate): the extra are
-    /// dropped and the host counts the event as an ABI fault.
+    /// Set when more matches were appended than the corpus has triggers (so some were duplicates): the
+    /// extra are dropped and the host counts a bad count. A duplicate within room is counted by the host
+    /// too: either way the run fails naming the plugin, as the ABI asks for each trigger at most once.
     @inlinable public var overflowed: Bool { dropped }
     @usableFromInline var dropped = false
 

@@ -27,7 +27,11 @@ public final class PluginLibrary: @unchecked Sendable {
     public var absolutePath: String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
-    public var strategyName: String { Self.strategyPrefix + name }
+    /// `plugin:NAME`, with the options in brackets when there are any (`plugin:NAME[k=v]`): one library
+    /// run with two sets of options makes two rows.
+    public var strategyName: String {
+        Self.strategyPrefix + name + (options.isEmpty ? "" : "[" + options.map { "\($0.key)=\(PrintableText.escaped($0.value))" }.joined(separator: ",") + "]")
+    }
 
     /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (a path holding a comma takes `./`
     /// and no options: `PATH,` ends it).

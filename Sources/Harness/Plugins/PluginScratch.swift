@@ -84,7 +84,8 @@ struct PluginScratch {
         let limit = state.pointee.triggerCount
         for k in 0..<Int(max(0, min(n, limit))) {
             let t = out[k]
-            if t >= 0, t < limit {
+            // A duplicate breaks the ABI ("each at most once") as an index outside the corpus does.
+            if t >= 0, t < limit, !scratch.alreadyMatched(t) {
                 scratch.add(t)
             } else {
                 noteInvalid(t)

@@ -106,7 +106,7 @@ final class TimedRow {
         for w in workers {
             let invalid = w.pluginFaults
             if invalid.count > 0 {
-                throw ChecksumMismatch(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count), a bad count or end offset, or a batch without progress)")
+                throw ChecksumMismatch(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count) or reported twice, a bad count or end offset, or a batch without progress)")
             }
         }
         if checksums.count > 1 {

@@ -29,7 +29,10 @@ enum Subprocess {
         let stderr = errorText.wait()
         guard process.terminationStatus == 0 else {
             // One line: the child's last error lines, joined, without its own "bench: error:" prefix.
-            let tail = stderr.split(separator: "\n").suffix(3).map { $0.replacingOccurrences(of: "bench: error: ", with: "") }.joined(separator: " / ")
+            // valgrind's own `==PID==` lines are dropped: the child's reason is what the user needs.
+            let lines = stderr.split(separator: "\n")
+            let own = lines.filter { !$0.hasPrefix("==") }
+            let tail = (own.isEmpty ? lines : own).suffix(3).map { $0.replacingOccurrences(of: "bench: error: ", with: "") }.joined(separator: " / ")
             throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus): \(PrintableText.escaped(tail))")
         }
         return stdout

@@ -15,7 +15,7 @@ enum CrossCheck {
         for (entry, scratch) in zip(["match", "match", "match_batch"], untimedScratches + [batchScratch]) {
             let invalid = PluginMatcher.invalidResults(in: scratch)
             if invalid.count > 0 {
-                throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first), a trigger index outside 0..<\(triggers), a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
+                throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first): a trigger index outside 0..<\(triggers) or reported twice, a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
             }
         }
         if batched != prefix {

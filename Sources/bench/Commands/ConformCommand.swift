@@ -55,7 +55,7 @@ struct ConformCommand: ParsableCommand {
             }
             failing += 1
             var summary = "FAIL  \(label)  \(result.disagreeingEvents) of \(result.events) events disagree"
-            if result.invalidResults > 0 { summary += "; \(result.invalidResults) results broke the plugin ABI (index outside the corpus or a bad count)" }
+            if result.invalidResults > 0 { summary += "; \(result.invalidResults) results broke the plugin ABI (an index outside the corpus or reported twice, or a bad count)" }
             try TextOutput.printLine(summary)
             for d in result.disagreements.prefix(show) { try TextOutput.printLine("      \(d.description)") }
         }

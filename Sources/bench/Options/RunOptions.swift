@@ -76,8 +76,11 @@ struct RunOptions: ParsableArguments {
         for plugin in loaded {
             TextOutput.standardError(plugin.loadedNotice)
         }
-        if let twice = Dictionary(grouping: loaded, by: \.name).first(where: { $0.value.count > 1 }) {
-            throw ValidationError("--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.key); each row needs its own name")
+        if let twice = Dictionary(grouping: loaded, by: \.strategyName).first(where: { $0.value.count > 1 }) {
+            let same = Set(twice.value.map(\.absolutePath)).count == 1
+            throw ValidationError(same
+                ? "--plugin \(twice.value[0].path) is given twice with the same options; give each its own options (PATH,key=value) to compare them"
+                : "--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.value[0].name); each row needs its own name")
         }
         return loaded
     }
