@@ -40,10 +40,16 @@ final class HostileFileTests: XCTestCase {
         XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: spec.events, file: "huge")) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("1000000000 events need about"), text)
-            XCTAssertTrue(text.contains("(112 bytes per event × 1000000000), but only"), text)
+            XCTAssertTrue(text.contains("(112 bytes per event × 1000000000) beside the trigger set's"), text)
             XCTAssertTrue(text.hasSuffix("lower the event count (--events)"), text)
         }
         XCTAssertNoThrow(try spec.checkReplayBuffersFit(events: 1000, file: "small"))
+        // The trigger set counts too: ten million triggers of 4 filters cannot fit beside anything.
+        spec.triggers = 10_000_000
+        spec.filtersPerTrigger = 4...4
+        XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: 1000, file: "many")) { error in
+            XCTAssertTrue("\(error)".contains("10000000 triggers need about"), "\(error)")
+        }
         XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: Int.max, file: "overflow"), "bytes × events overflows: refused, no trap")
     }
 }
