@@ -44,11 +44,11 @@ final class HostileFileTests: XCTestCase {
             XCTAssertTrue(text.hasSuffix("lower the event count (--events)"), text)
         }
         XCTAssertNoThrow(try spec.checkReplayBuffersFit(events: 1000, file: "small"))
-        // The trigger set counts too: ten million triggers of 4 filters cannot fit beside anything.
-        spec.triggers = 10_000_000
+        // The trigger set counts too: a billion triggers of 4 filters cannot fit beside anything.
+        spec.triggers = 1_000_000_000
         spec.filtersPerTrigger = 4...4
         XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: 1000, file: "many")) { error in
-            XCTAssertTrue("\(error)".contains("10000000 triggers need about"), "\(error)")
+            XCTAssertTrue("\(error)".contains("1000000000 triggers need about"), "\(error)")
         }
         XCTAssertThrowsError(try spec.checkReplayBuffersFit(events: Int.max, file: "overflow"), "bytes × events overflows: refused, no trap")
     }
