@@ -69,38 +69,29 @@ void trigger_bench_signals_install(void) {
     }
 }
 
-int trigger_bench_temporary_register(const char *path) {
+// Copies `path` into a free slot of `table` and marks it used; -1 when the path is too long or no slot is free.
+static int claim(char table[SLOTS][PATH_BYTES], volatile sig_atomic_t *flags, const char *path) {
     size_t n = strlen(path);
     if (n >= PATH_BYTES) return -1;
     for (int i = 0; i < SLOTS; i++) {
-        if (!used[i]) {
-            memcpy(paths[i], path, n + 1);
+        if (!flags[i]) {
+            memcpy(table[i], path, n + 1);
             // The path must be complete before the handler can see the slot in use.
             atomic_signal_fence(memory_order_release);
-            used[i] = 1;
+            flags[i] = 1;
             return i;
         }
     }
     return -1;
 }
+
+int trigger_bench_temporary_register(const char *path) { return claim(paths, used, path); }
 
 void trigger_bench_temporary_unregister(int slot) {
     if (slot >= 0 && slot < SLOTS) used[slot] = 0;
 }
 
-int trigger_bench_folder_register(const char *path) {
-    size_t n = strlen(path);
-    if (n >= PATH_BYTES) return -1;
-    for (int i = 0; i < SLOTS; i++) {
-        if (!folder_used[i]) {
-            memcpy(folders[i], path, n + 1);
-            atomic_signal_fence(memory_order_release);
-            folder_used[i] = 1;
-            return i;
-        }
-    }
-    return -1;
-}
+int trigger_bench_folder_register(const char *path) { return claim(folders, folder_used, path); }
 
 void trigger_bench_folder_unregister(int slot) {
     if (slot >= 0 && slot < SLOTS) folder_used[slot] = 0;

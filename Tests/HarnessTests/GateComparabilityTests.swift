@@ -6,14 +6,15 @@ import XCTest
 
 /// `bench check` compares like with like.
 final class GateComparabilityTests: XCTestCase {
-    func report(_ results: [StrategyResult], kernel: String = "k", referenceEvents: Int = 5000, schema1: Bool = false) -> RunReport {
+    func report(_ results: [StrategyResult], kernel: String = "k", cpu: String = "c", referenceEvents: Int = 5000, schema1: Bool = false,
+                plugin: String? = nil) -> RunReport {
         let settings = RunMetadata.Settings(
             strategies: ["compiled"], threads: [1], publications: ["none"], publishEveryMs: nil, prebuiltSets: false, events: 100,
             referenceEvents: referenceEvents, batchSize: 1024, warmupEvents: 100_000, allocationEvents: 50_000, latencyEvents: 100_000,
-            repetitions: 5)
+            repetitions: 5, plugins: plugin.map { [.init(name: "mine", version: "1", path: "/a/b/mine.so", sha256: $0)] })
         let run = RunMetadata(timestamp: "2026-11-23T00:00:00Z", commit: nil, dirty: nil, label: nil, host: "h", command: ["bench"],
                               settings: settings, noise: .init())
-        return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+        return RunReport(build: "release", environment: Environment(cpu: cpu, cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
                          workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results, run: schema1 ? nil : run)
     }
 
@@ -52,5 +53,27 @@ final class GateComparabilityTests: XCTestCase {
     func testASchemaOneBaselineIsComparedWithANote() throws {
         let result = try Gate.compare(baseline: report([strategyResult()], schema1: true), current: report([strategyResult()]), options: .init())
         XCTAssertEqual(result.notes, ["the baseline results record no run settings (schema 1): settings not compared"])
+    }
+
+    func testEveryFieldARefusalNamesIsAccepted() {
+        XCTAssertTrue(Gate.differenceFields.isSuperset(of: report([]).run!.settings.compared.map(\.name)))
+        XCTAssertTrue(Gate.differenceFields.isSuperset(of: ["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "delta_triggers"]))
+    }
+
+    func testAnotherCPUIsANoteUnlessWallClockIsEnforced() throws {
+        var options = Gate.Options()
+        options.wallClock = .informational
+        let result = try Gate.compare(baseline: report([strategyResult()], cpu: "AMD EPYC"), current: report([strategyResult()], cpu: "Intel Xeon"),
+                                      options: options)
+        XCTAssertTrue(result.notes.contains { $0.hasPrefix("cpu differs") }, "\(result.notes)")
+        options.wallClock = .enforce
+        XCTAssertThrowsError(try Gate.compare(baseline: report([strategyResult()], cpu: "AMD EPYC"), current: report([strategyResult()], cpu: "Intel Xeon"),
+                                              options: options))
+    }
+
+    func testANewBuildOfAPluginIsTheChangeUnderTest() throws {
+        let result = try Gate.compare(baseline: report([strategyResult()], plugin: "aaaaaaaaaaaaaaaa"),
+                                      current: report([strategyResult()], plugin: "bbbbbbbbbbbbbbbb"), options: .init())
+        XCTAssertEqual(result.notes, ["plugin mine is another build (sha256 aaaaaaaaaaaa… in the baseline, bbbbbbbbbbbb… now): the change under test"])
     }
 }

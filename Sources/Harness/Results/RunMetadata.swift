@@ -42,8 +42,14 @@ public struct RunMetadata: Codable, Sendable {
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
              ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
              ("delta_triggers", deltaTriggers.map(String.init) ?? "none"),
-             ("plugins", (plugins ?? []).map { p in "\(([p.name] + (p.options ?? []).map { "\($0.key)=\($0.value)" }).joined(separator: ",")) (sha256 \(p.sha256.prefix(12)))" }.joined(separator: ", "))]
+             // By name and options: a new build of the same plugin is the change a gate tests, noted
+             // with both digests (`Gate.notePluginBuilds`), not a refusal.
+             ("plugins", (plugins ?? []).map { p in ([p.name] + (p.options ?? []).map { "\($0.key)=\($0.value)" }).joined(separator: ",") }.joined(separator: ", "))]
         }
+
+        /// The names `compared` uses, for `--allow-difference`.
+        public static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
+                                           "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "plugins"]
     }
 
     /// What the machine looked like around the run; nil where this system does not say.

@@ -113,16 +113,41 @@ public enum Gate {
             throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
         }
         let be = b.environment, ce = c.environment
-        let fields: [(String, String, String)] = [
+        var fields: [(String, String, String)] = [
             ("build", b.build, c.build), ("swift", be.swift, ce.swift), ("jemalloc", be.jemalloc ?? "none", ce.jemalloc ?? "none"),
-            ("malloc_conf", be.mallocConf ?? "none", ce.mallocConf ?? "none"), ("cpu", be.cpu, ce.cpu),
-            ("cores", String(be.cores), String(ce.cores)),
+            ("malloc_conf", be.mallocConf ?? "none", ce.mallocConf ?? "none"),
         ]
+        // The CPU model and core count move wall-clock time, not checksums, allocations or callgrind's
+        // instruction counts: they refuse only an enforced wall-clock comparison, and are noted otherwise.
+        let machine = [("cpu", be.cpu, ce.cpu), ("cores", String(be.cores), String(ce.cores))]
+        if options.wallClock == .enforce {
+            fields += machine
+        } else {
+            for (name, bv, cv) in machine where bv != cv {
+                notes.append("\(name) differs (baseline \"\(bv)\", current \"\(cv)\"): wall clock is not enforced, and the exact and instruction tiers do not depend on it")
+            }
+        }
         // A fresh VM of the same kind boots another kernel build: worth saying, not worth refusing.
         if be.kernel != ce.kernel { notes.append("kernel differs: baseline \"\(be.kernel)\", current \"\(ce.kernel)\"") }
+        notePluginBuilds(b, c, notes: &notes)
         try refuseDifferences(fields.map { ($0.0, "\"\($0.1)\"", "\"\($0.2)\"") }, what: "environment",
                               refusal: "results from unlike environments", fix: "rerun on a like machine", options: options, notes: &notes)
         try checkSettings(b, c, options: options, notes: &notes)
+    }
+
+    /// Every name `--allow-difference` accepts: each field a refusal can name, and `all`.
+    public static let differenceFields: Set<String> =
+        Set(["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all"] + RunMetadata.Settings.comparedNames)
+
+    /// A plugin whose build changed (another SHA-256 under the same name and options) is what a gate of
+    /// that plugin tests: both digests are noted.
+    static func notePluginBuilds(_ b: RunReport, _ c: RunReport, notes: inout [String]) {
+        let before = Dictionary((b.run?.settings.plugins ?? []).map { ($0.name, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        for p in c.run?.settings.plugins ?? [] {
+            if let old = before[p.name], old != p.sha256 {
+                notes.append("plugin \(p.name) is another build (sha256 \(old.prefix(12))… in the baseline, \(p.sha256.prefix(12))… now): the change under test")
+            }
+        }
     }
 
     /// Notes each differing field that `--allow-difference` names; refuses, naming them all and the

@@ -44,9 +44,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Write the current results as github-action-benchmark `customSmallerIsBetter` JSON.")
     var githubBenchmark: String?
 
-    static let differenceFields: Set<String> = [
-        "build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all", "events", "reference_events", "batch_size",
-        "warmup_events", "allocation_events", "latency_events", "repetitions", "publish_every_ms", "prebuilt_sets", "plugins"]
+    static var differenceFields: Set<String> { Gate.differenceFields }
 
     /// The `--allow-difference` list, checked against the fields the gate compares.
     static func allowedDifferences(_ list: String) throws -> Set<String> {
