@@ -64,11 +64,12 @@ public struct BuildComparison: Sendable {
     /// The comparison as a text table, one row per (build, strategy).
     public func table(baseline: String) -> String {
         let width = max(5, rows.map(\.build.count).max() ?? 0)
+        let strategyWidth = max(16, rows.map(\.strategy.count).max() ?? 0)
         var lines = ["build".padding(toLength: width, withPad: " ", startingAt: 0)
-                     + " strategy          best ns  median ns  ×\(baseline) (median of paired)  ×\(baseline) (best/best)  samples"]
+                     + " " + "strategy".padding(toLength: strategyWidth, withPad: " ", startingAt: 0) + "  best ns  median ns  ×\(baseline) (median of paired)  ×\(baseline) (best/best)  samples"]
         for r in rows {
             lines.append(r.build.padding(toLength: width, withPad: " ", startingAt: 0) + " "
-                         + r.strategy.padding(toLength: 16, withPad: " ", startingAt: 0)
+                         + r.strategy.padding(toLength: strategyWidth, withPad: " ", startingAt: 0)
                          + String(format: "  %7.1f  %9.1f", r.bestNs, r.medianNs)
                          + (r.medianRatio.map { String(format: "  %25.2f×", $0) } ?? String(repeating: " ", count: 28))
                          + (r.bestRatio.map { String(format: "  %20.2f×", $0) } ?? String(repeating: " ", count: 23))
@@ -101,21 +102,25 @@ extension BuildComparison {
     /// Runs `path run --workload W (or --corpus C --event-log E) --strategies … --events … --repetitions … --json F` for each build in
     /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
     /// absolute path to a `bench` executable; the names shown are the paths as given.
-    public static func measure(builds: [String], input: [String], strategies: [String], events: Int, repetitions: Int,
+    /// `plugins`: compare plugin files instead: each is one "build", run by the first executable with `--plugin`.
+    public static func measure(builds: [String], plugins: [String] = [], input: [String], strategies: [String], events: Int, repetitions: Int,
                                rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
+        let runs: [(label: String, executable: String, extra: [String])] = plugins.isEmpty
+            ? builds.map { ($0, $0, []) }
+            : plugins.map { ($0, builds[0], ["--plugin", $0]) }
         let work = try TemporaryFolder(prefix: "trigger-bench-ab")
         defer { work.remove() }
-        var reports: [[RunReport]] = builds.map { _ in [] }
+        var reports: [[RunReport]] = runs.map { _ in [] }
         for round in 0..<rounds {
-            for (k, build) in builds.enumerated() {
-                progress("round \(round + 1)/\(rounds): \(build)")
+            for (k, run) in runs.enumerated() {
+                progress("round \(round + 1)/\(rounds): \(run.label)")
                 let out = work.file("run-\(round)-\(k).json")
-                try Subprocess.run(build, ["run"] + input + ["--strategies", strategies.joined(separator: ","),
-                                           "--events", String(events), "--repetitions", String(repetitions), "--json", out],
-                                   what: "\(build) run")
+                try Subprocess.run(run.executable, ["run"] + input + run.extra + ["--strategies", strategies.joined(separator: ","),
+                                                   "--events", String(events), "--repetitions", String(repetitions), "--json", out],
+                                   what: "\(run.label) run")
                 reports[k].append(try RunReport.load(out))
             }
         }
-        return try BuildComparison(reports: Array(zip(builds, reports)).map { (build: $0.0, runs: $0.1) }, baseline: baseline)
+        return try BuildComparison(reports: Array(zip(runs.map(\.label), reports)).map { (build: $0.0, runs: $0.1) }, baseline: baseline)
     }
 }

@@ -16,13 +16,21 @@ struct ABCommand: ParsableCommand {
             time (floor's 7 ns) moves with its placement in the binary, so a change elsewhere can move the ratio. \
             Exit 1 when the builds match differently (their checksums differ).
 
-            Example:
+            With --plugin A.so --plugin B.so, the "builds" are two plugin files (an old and a new build of your \
+            matcher), run by this bench in the same alternation; give the plugin's row a built-in beside it \
+            as --baseline (default floor).
+
+            Examples:
               cp .build/release/bench /tmp/bench.old    (then change the code and swift build -c release)
               bench ab /tmp/bench.old .build/release/bench --workload braze-typical-200
+              bench ab --plugin old/mine.so --plugin new/mine.so --workload braze-typical-200
             """)
 
-    @Argument(help: "Paths of two or more bench executables.")
-    var builds: [String]
+    @Argument(help: "Paths of two or more bench executables (or none with --plugin: this bench runs each plugin).")
+    var builds: [String] = []
+
+    @Option(name: .customLong("plugin"), help: "Compare plugin files instead of builds (two or more): this bench runs each in turn with --plugin; their rows are compared like builds'.")
+    var plugins: [String] = []
 
     @OptionGroup var input: InputOptions
 
@@ -46,13 +54,21 @@ struct ABCommand: ParsableCommand {
         for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
             if let path, !FileManager.default.isReadableFile(atPath: path) { throw ValidationError("\(option) \(path): no such readable file") }
         }
+        try Limits.check("--events", events, 1...Limits.maxEvents)
+        try Limits.check("--repetitions", repetitions, 1...1000)
+        try Limits.check("--rounds", rounds, 1...1000)
+        if !plugins.isEmpty {
+            guard builds.isEmpty else { throw ValidationError("compare bench builds or --plugin files, not both") }
+            guard plugins.count >= 2 else { throw ValidationError("give at least two --plugin files to compare") }
+            for p in plugins where !FileManager.default.isReadableFile(atPath: String(p.prefix { $0 != "," })) {
+                throw ValidationError("--plugin \(p): no such readable file")
+            }
+            return
+        }
         guard builds.count >= 2 else { throw ValidationError("give at least two bench executables to compare") }
         for b in builds where !FileManager.default.isExecutableFile(atPath: b) {
             throw ValidationError("\(b) is not an executable file")
         }
-        try Limits.check("--events", events, 1...Limits.maxEvents)
-        try Limits.check("--repetitions", repetitions, 1...1000)
-        try Limits.check("--rounds", rounds, 1...1000)
     }
 
     func run() throws {
@@ -61,7 +77,9 @@ struct ABCommand: ParsableCommand {
         let progress = ProgressLine(enabled: true)
         let comparison: BuildComparison
         do {
-            comparison = try BuildComparison.measure(builds: builds, input: input.arguments(defaultWorkload: "braze-typical-200"), strategies: names, events: events,
+            // With --plugin, this very bench runs each plugin file.
+            let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            comparison = try BuildComparison.measure(builds: plugins.isEmpty ? builds : [own], plugins: plugins, input: input.arguments(defaultWorkload: "braze-typical-200"), strategies: names, events: events,
                                                      repetitions: repetitions, rounds: rounds, baseline: baseline, progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")
