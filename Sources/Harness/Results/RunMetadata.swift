@@ -20,6 +20,8 @@ public struct RunMetadata: Codable, Sendable {
         public var allocationEvents: Int
         public var latencyEvents: Int
         public var repetitions: Int
+        /// `--inject-slowdown STRATEGY=FRACTION` (calibration runs only; nil otherwise).
+        public var injectedSlowdown: String? = nil
         /// The `--plugin` libraries, so results say which build of each plugin they measured.
         public var plugins: [Plugin]?
 
@@ -42,6 +44,7 @@ public struct RunMetadata: Codable, Sendable {
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
              ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
              ("delta_triggers", deltaTriggers.map(String.init) ?? "none"),
+             ("injected_slowdown", injectedSlowdown ?? "none"),
              // By name and options: a new build of the same plugin is the change a gate tests, noted
              // with both digests (`Gate.notePluginBuilds`), not a refusal.
              ("plugins", (plugins ?? []).map { p in ([p.name] + (p.options ?? []).map { "\($0.key)=\($0.value)" }).joined(separator: ",") }.joined(separator: ", "))]
@@ -49,7 +52,7 @@ public struct RunMetadata: Codable, Sendable {
 
         /// The names `compared` uses, for `--allow-difference`.
         public static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
-                                           "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "plugins"]
+                                           "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
     }
 
     /// What the machine looked like around the run; nil where this system does not say.

@@ -51,7 +51,8 @@ final class ReaderWorker: @unchecked Sendable {
 
     /// Replays the slice in batches; each batch's time divided by its size is one histogram sample
     /// (in picoseconds per event), since timing each event alone would cost more than matching it.
-    func run(source: PublishedMatcher, batchSize: Int, counter: ProgressCounter, progress: (() -> Void)?) {
+    /// `slowdown`: a fraction of each batch's time to busy-wait inside the timed region (calibration).
+    func run(source: PublishedMatcher, batchSize: Int, slowdown: Double = 0, counter: ProgressCounter, progress: (() -> Void)?) {
         let cpuStart = Clock.threadCPUSeconds()
         let wallStart = Clock.now()
         scratch.candidates = 0
@@ -87,7 +88,12 @@ final class ReaderWorker: @unchecked Sendable {
                         (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
                     }
                 }
-                let t1 = Clock.now()
+                var t1 = Clock.now()
+                if slowdown > 0 {
+                    // Busy, not asleep: the added time behaves like matching work on a shared CPU.
+                    let until = t1 &+ UInt64(Double(t1 &- t0) * slowdown)
+                    while t1 < until { t1 = Clock.now() }
+                }
                 _ = histogram.record((t1 &- t0) &* 1000 / UInt64(stop - i))
                 i = stop
                 batches += 1

@@ -20,6 +20,10 @@ public struct RunConfiguration: Sendable {
     /// what the oracle matches in about this many seconds.
     public var referenceBudgetSeconds: Double?
     public var batchSize = 1024
+    /// A known slowdown added to one strategy's timed rows (each batch busy-waits this fraction of its
+    /// own time): how a gate's statistics are calibrated (`scripts/calibrate-ab`). Recorded in the
+    /// results and compared by the gate, so a slowed run cannot pass for a real one.
+    public var injectedSlowdown: (strategy: String, fraction: Double)?
     public var warmupEvents = 100_000
     /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
     public var allocationEvents = 50_000
@@ -49,6 +53,7 @@ public struct RunConfiguration: Sendable {
             strategies: strategies + plugins.map(\.strategyName), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: writer?.everyMs,
             prebuiltSets: writer?.mode == .prebuilt, deltaTriggers: writer?.deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
+            injectedSlowdown: injectedSlowdown.map { "\($0.strategy)=\($0.fraction)" },
             plugins: plugins.isEmpty ? nil : plugins.map {
                 .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256, options: $0.options.isEmpty ? nil : $0.options,
                       abiVersion: Int($0.abiVersion))

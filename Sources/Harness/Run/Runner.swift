@@ -69,7 +69,8 @@ public final class Runner {
         for repetition in 0..<configuration.repetitions {
             for row in rows {
                 let label = configuration.repetitions > 1 ? "\(row.key) #\(repetition + 1)" : "\(row.key)"
-                try row.repeatOnce(label: label, batchSize: configuration.batchSize, progress: progress)
+                let slowdown = configuration.injectedSlowdown.flatMap { $0.strategy == row.key.strategy ? $0.fraction : nil } ?? 0
+                try row.repeatOnce(label: label, batchSize: configuration.batchSize, slowdown: slowdown, progress: progress)
             }
         }
     }

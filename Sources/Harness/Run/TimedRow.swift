@@ -51,7 +51,7 @@ final class TimedRow {
     /// One timed repetition. The run interleaves repetitions (every row's first, then every row's
     /// second, …), so a machine whose speed drifts over tens of seconds slows all rows alike instead of
     /// whichever row ran during the slow spell.
-    func repeatOnce(label: String, batchSize: Int, progress: ProgressLine) throws {
+    func repeatOnce(label: String, batchSize: Int, slowdown: Double = 0, progress: ProgressLine) throws {
         let counter = ProgressCounter()
         // Heap in use before the writer starts and after it stopped and the source went back to the
         // initial matcher: with every replaced set freed, the two are equal.
@@ -59,14 +59,14 @@ final class TimedRow {
         writer?.start()
         let wallStart = Clock.now()
         if key.threads == 1 {
-            workers[0].run(source: source, batchSize: batchSize, counter: counter, progress: { [count] in
+            workers[0].run(source: source, batchSize: batchSize, slowdown: slowdown, counter: counter, progress: { [count] in
                 progress.update(label, counter.value, count)
             })
         } else {
             let group = DispatchGroup()
             for w in workers {
                 let thread = Thread { [source] in
-                    w.run(source: source, batchSize: batchSize, counter: counter, progress: nil)
+                    w.run(source: source, batchSize: batchSize, slowdown: slowdown, counter: counter, progress: nil)
                     group.leave()
                 }
                 thread.stackSize = 1 << 22

@@ -34,6 +34,8 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against; default 50000, fewer with plugins when the oracle would need over a minute).")
     var referenceEvents: Int?
 
+    @Option(help: .hidden) var injectSlowdown: String?
+
     @Option(parsing: .unconditional, help: "Events per timed batch (one latency sample per batch).")
     var batchSize = 1024
 
@@ -115,6 +117,15 @@ struct RunOptions: ParsableArguments {
         config.referenceEvents = referenceEvents
         config.referenceBudgetSeconds = self.referenceEvents == nil ? 60 : nil
         config.batchSize = batchSize
+        if let injectSlowdown {
+            // STRATEGY=FRACTION: for calibrating a comparison's statistics (scripts/calibrate-ab), never a real run.
+            let parts = injectSlowdown.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let fraction = Double(parts[1]), fraction >= 0, fraction <= 10 else {
+                throw ValidationError("--inject-slowdown takes STRATEGY=FRACTION (0 to 10), got \"\(injectSlowdown)\"")
+            }
+            config.injectedSlowdown = (parts[0], fraction)
+            TextOutput.standardError("bench: note: injecting a \(Int((fraction * 100).rounded())) % slowdown into \(parts[0])'s timed rows (--inject-slowdown; recorded in the results)")
+        }
         config.showProgress = true
         config.repetitions = repetitions
         config.latencyEvents = latencyEvents
