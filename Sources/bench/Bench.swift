@@ -30,8 +30,10 @@ enum BenchMain {
             TextOutput.standardError("bench: warning: jemalloc is not the allocator; allocation counts will read 0")
         }
         do {
+            try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))
             var command = try Bench.parseAsRoot()
             try command.run()
+            if let failure = TextOutput.standardOutputFailure { fail("\(failure)") }
         } catch is OutputClosed {
             // The reader of our output left (`bench replay … | head`): nothing is lost that anyone reads.
             exit(0)
@@ -46,12 +48,18 @@ enum BenchMain {
             TextOutput.standardError("bench: strategies disagree: \(PrintableText.escaped(mismatch.description))")
             exit(Exit.regression)
         } catch let code as ExitCode {
+            // A verdict (1) stands whatever standard output did; a success that lost its output does not.
+            if let failure = TextOutput.standardOutputFailure {
+                if code.rawValue == 0 { fail("\(failure)") }
+                TextOutput.standardError("bench: error: \(PrintableText.escaped("\(failure)"))")
+            }
             exit(code.rawValue)
         } catch {
             let code = Bench.exitCode(for: error)
             if code == .success {
                 // --help and --version: their text is the output asked for.
                 do { try TextOutput.printLine(Bench.fullMessage(for: error)) } catch {}
+                if let failure = TextOutput.standardOutputFailure { fail("\(failure)") }
                 exit(0)
             }
             fail(UsageMessage.oneLine(Bench.message(for: error)))

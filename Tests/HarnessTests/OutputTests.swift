@@ -61,6 +61,8 @@ final class OutputTests: XCTestCase {
             close(fd)
         }
         reader.start()
+        // The reader must be there (blocked in open counts): a FIFO nobody reads is refused, not waited on.
+        Thread.sleep(forTimeInterval: 0.2)
         XCTAssertNoThrow(try AtomicFile.write(Data("through a pipe".utf8), to: fifo))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["fifo"], "no temporary beside a pipe")
     }

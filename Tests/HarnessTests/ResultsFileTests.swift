@@ -38,7 +38,9 @@ final class ResultsFileTests: XCTestCase {
 
     func testNegativeAndOverflowingFiguresAreRefused() throws {
         let negative = try baselineText().replacingOccurrences(of: "\"matches\" : 5995", with: "\"matches\" : -5995")
-        XCTAssertEqual(loading(negative), "F: results[0].matches: -5995 is negative; a results file holds counts, times and ratios, all zero or more")
+        XCTAssertEqual(loading(negative), "F: results[0].matches: -5995 is negative; a results file holds counts, times and ratios, all zero or more and far below that")
+        let huge = try baselineText().replacingOccurrences(of: "\"matches\" : 5995", with: "\"matches\" : 1.7e308")
+        XCTAssertTrue(loading(huge).hasPrefix("F: results[0].matches: 1.7e+308 is beyond 10^15"), loading(huge))
         var infinite = try baselineText()
         let cpu = try XCTUnwrap(infinite.range(of: #""cpu_seconds" : [0-9.e+-]+"#, options: .regularExpression))
         infinite.replaceSubrange(cpu, with: #""cpu_seconds" : 1e999"#)

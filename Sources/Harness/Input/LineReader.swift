@@ -21,6 +21,29 @@ public final class LineReader {
     public var digest: SHA256?
     /// Bytes read from the input so far.
     public private(set) var bytesRead = 0
+    /// The rest of an over-long line already returned is still to be dropped, and how much was.
+    private var skipping = false
+    private var skipped = 0
+    /// Past this without a newline the input is not a text log: refused rather than read forever.
+    static let maxSkippedBytes = 1 << 26
+
+    private func skipRestOfLongLine() throws {
+        while skipping {
+            if let nl = buffer[position...].firstIndex(of: 0x0A) {
+                position = nl + 1
+                skipping = false
+                skipped = 0
+                return
+            }
+            skipped += buffer.count - position
+            position = buffer.count
+            guard skipped <= Self.maxSkippedBytes else {
+                throw InputErrorFactory.file(name, "a line runs past \(Self.maxSkippedBytes >> 20) MiB with no end; an event log is text, one JSON event per line")
+            }
+            if try !fill() { skipping = false }
+        }
+    }
+
     /// A regular file is read up to the size it had when opened: a log another process keeps appending
     /// to is read (and digested) as it was, instead of chased forever.
     private var sizeAtOpen: Int?
@@ -82,6 +105,7 @@ public final class LineReader {
     /// The next line without its terminator (`\n` or `\r\n`); nil at the end of input.
     /// A final line without a newline is still returned.
     public func next() throws -> Line? {
+        try skipRestOfLongLine()
         var scanned = 0  // bytes after `position` known to hold no newline
         var discarded = 0  // bytes of an over-long line already dropped
         while true {
@@ -95,10 +119,11 @@ public final class LineReader {
             }
             scanned = buffer.count - position
             if scanned > maxLineBytes {
-                // Drop what we have of this over-long line and keep looking for its end.
-                discarded += scanned
+                // Reported at once, whether or not it ever ends (`/dev/zero` never does); the next call
+                // drops the rest of it.
                 position = buffer.count
-                scanned = 0
+                skipping = true
+                return .tooLong(bytes: discarded + scanned)
             }
             if try !fill() {
                 if position == buffer.count, discarded == 0 { return nil }

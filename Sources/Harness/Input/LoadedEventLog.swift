@@ -20,6 +20,7 @@ public struct LoadedEventLog {
     public var bytes = 0
 
     public static let errorsKept = 5
+    static let maxLines = 2_000_000_000
     /// Bytes a string seen only in the events costs beyond its UTF-8: its `String`, its table entry and hash slot.
     static let bytesPerNewString = 128
 
@@ -39,6 +40,10 @@ public struct LoadedEventLog {
         let budget = (WorkloadSpec.availableMemoryBytes() ?? Int.max) / 4 * 3
         while lineLimit.map({ log.lines < $0 }) ?? true, let line = try reader.next() {
             log.lines += 1
+            // Blank lines hold no memory, so an endless stream of them would otherwise never end.
+            guard log.lines <= Self.maxLines else {
+                throw InputError(file: name, path: "line \(log.lines)", reason: "more than \(Self.maxLines) lines; replay fewer lines with --events N")
+            }
             if !hashWholeFile, case .text(let bytes) = line {
                 lineDigest.update(bytes)
                 lineDigest.update([0x0A])
@@ -46,7 +51,7 @@ public struct LoadedEventLog {
             do {
                 switch line {
                 case .tooLong(let n):
-                    throw InputError(path: "", reason: "line is \(n) bytes; at most \(EventDecoder.maxLineBytes) are allowed")
+                    throw InputError(path: "", reason: "line is over \(EventDecoder.maxLineBytes) bytes (\(n) read), the most allowed")
                 case .text(let bytes):
                     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
                         log.blankLines += 1

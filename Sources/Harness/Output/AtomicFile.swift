@@ -27,11 +27,24 @@ public final class AtomicFile {
         self.path = path
         // First: with descriptors 0–2 held, no file opened below can become "standard output".
         trigger_bench_signals_install()
+        guard !path.isEmpty else { throw InputError(file: "\"\"", path: "", reason: "an empty output path; give a file path") }
         var info = stat()
         let exists = stat(path, &info) == 0
         let kind = info.st_mode & S_IFMT
         if exists, kind == S_IFDIR {
             throw InputError(file: path, path: "", reason: "is a directory; give a file path for the output")
+        }
+        var link = stat()
+        if !exists, lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            throw InputError(file: path, path: "", reason: "is a symbolic link to a place that does not exist; point it at a file in an existing folder, or give another path")
+        }
+        if exists, kind == S_IFIFO {
+            // Opened without blocking: a FIFO nobody reads would hold the command before it starts.
+            let probe = openNonBlocking(path)
+            guard probe >= 0 else {
+                throw InputError(file: path, path: "", reason: "is a FIFO that nothing reads (\(String(cString: strerror(errno)))); start its reader first, or give a file")
+            }
+            close(probe)
         }
         if exists, kind != S_IFREG {
             // Nothing to replace atomically: a pipe or a device is written as it is.
@@ -138,3 +151,4 @@ public final class AtomicFile {
 
 /// open(2) for writing, outside the class, whose `open` flag would shadow the function.
 private func openForWriting(_ path: String) -> Int32 { open(path, O_WRONLY | O_CLOEXEC) }
+private func openNonBlocking(_ path: String) -> Int32 { open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CSignals
+import TriggerKit
 
 /// Buffered text output to standard output or standard error. Every write is checked (see
 /// `DescriptorWriter`); replays write millions of lines, so lines are gathered into 64 KB writes.
@@ -46,10 +47,19 @@ public final class TextOutput {
     /// gate's verdict) must not depend on whether anyone reads its table. Only a stream whose output is
     /// the product (`bench replay` through `TextOutput.line`) stops early.
     public static func printText(_ text: String) throws {
+        guard standardOutputFailure == nil else { return }
         do {
             try DescriptorWriter(descriptor: 1, name: "standard output").write(Array(text.utf8))
-        } catch is OutputClosed {}
+        } catch is OutputClosed {
+        } catch let error as InputError {
+            // A full disk under standard output: the command still writes its files and reaches its
+            // verdict; `bench` reports this failure when it ends (exit 2 unless a verdict says 1).
+            standardOutputFailure = error
+        }
     }
+
+    /// The first failure to write standard output through `printText`, if any. Set on the main thread only.
+    nonisolated(unsafe) public private(set) static var standardOutputFailure: InputError?
 
     /// Ignores SIGPIPE (a closed pipe becomes `OutputClosed`) and removes temporary outputs on interruption.
     public static func installSignalHandling() { trigger_bench_signals_install() }

@@ -33,8 +33,8 @@ public final class PluginLibrary: @unchecked Sendable {
         Self.strategyPrefix + name + (options.isEmpty ? "" : "[" + options.map { "\($0.key)=\(PrintableText.escaped($0.value))" }.joined(separator: ",") + "]")
     }
 
-    /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (a path holding a comma takes `./`
-    /// and no options: `PATH,` ends it).
+    /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (so a plugin's path holds no comma;
+    /// scripts/build-plugin refuses to write one).
     public convenience init(argument: String) throws {
         var parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let path = parts.removeFirst()
@@ -46,6 +46,20 @@ public final class PluginLibrary: @unchecked Sendable {
             options.append(Option(key: String(part[..<eq]), value: String(part[part.index(after: eq)...])))
         }
         try self.init(path: path, options: options)
+    }
+
+    /// Loads every `--plugin` argument and refuses two rows of one name, before saying anything (so a
+    /// usage error stays one line); then says, for each, that it runs in this process.
+    public static func load(arguments: [String]) throws -> [PluginLibrary] {
+        let loaded = try arguments.map(PluginLibrary.init(argument:))
+        if let twice = Dictionary(grouping: loaded, by: \.strategyName).first(where: { $0.value.count > 1 }) {
+            let same = Set(twice.value.map(\.absolutePath)).count == 1
+            throw InputError(file: twice.value[0].path, path: "--plugin", reason: same
+                ? "given twice with the same options; give each its own options (PATH,key=value) to compare them"
+                : "\(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.value[0].name); each row needs its own name")
+        }
+        for library in loaded { TextOutput.standardError(library.loadedNotice) }
+        return loaded
     }
 
     /// Said on standard error before anything runs: the last line before a crash names the suspect.
@@ -68,6 +82,10 @@ public final class PluginLibrary: @unchecked Sendable {
         }
         guard !isDirectory.boolValue else {
             throw fail("is a directory; build the plugin in it with scripts/build-plugin \(path) and pass the .so path it prints")
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw fail("is not a regular file (a FIFO or a device); give the .so file scripts/build-plugin printed")
         }
         let bytes = (try? InputFile.read(path, limit: 1 << 30)) ?? []
         if let refusal = SwiftToolchain.refusal(plugin: bytes) { throw fail(refusal) }

@@ -44,7 +44,7 @@ public final class ReplaySession: DeliveryDelegate {
             switch line {
             case .text(let b): bytes = b
             case .tooLong(let n):
-                throw InputError(path: "$", reason: "line is \(n) bytes; at most \(EventDecoder.maxLineBytes) are allowed")
+                throw InputError(path: "$", reason: "line is over \(EventDecoder.maxLineBytes) bytes (\(n) read), the most allowed")
             }
             guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 }) else {
                 throw InputError(path: "$", reason: "empty line; expected one JSON object per line")

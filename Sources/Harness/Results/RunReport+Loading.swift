@@ -20,7 +20,7 @@ extension RunReport {
             throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }
         if let (at, value) = firstNegativeNumber(json, at: "") {
-            throw InputError(file: path, path: at, reason: "\(value) is negative; a results file holds counts, times and ratios, all zero or more")
+            throw InputError(file: path, path: at, reason: "\(value) is \(value.hasPrefix("-") ? "negative" : "beyond 10^15"); a results file holds counts, times and ratios, all zero or more and far below that")
         }
         do {
             let report = try decoder.decode(RunReport.self, from: Data(bytes))
@@ -50,8 +50,9 @@ extension RunReport {
     /// The path and value of the first negative number in `json` (the parser already refuses non-finite ones).
     static func firstNegativeNumber(_ json: JSONValue, at path: String) -> (String, String)? {
         switch json {
-        case .int(let i) where i < 0: return (path, String(i))
-        case .double(let d) where d < 0: return (path, String(d))
+        // Also refused: numbers no figure comes near (a charted 1.7e308 overflows its axis to inf).
+        case .int(let i) where i < 0 || i > 1_000_000_000_000_000: return (path, String(i))
+        case .double(let d) where d < 0 || d > 1e15: return (path, String(d))
         case .array(let items):
             for (k, item) in items.enumerated() {
                 if let found = firstNegativeNumber(item, at: "\(path)[\(k)]") { return found }

@@ -43,6 +43,9 @@ public struct StrategyResult: Codable, Sendable, Equatable {
         latencyNs = try c.decodeIfPresent(EventLatency.self, forKey: .latencyNs)
         instructionsPerEvent = try c.decodeIfPresent(Double.self, forKey: .instructionsPerEvent)
         pluginFacts = try c.decodeIfPresent([[String]].self, forKey: .pluginFacts)
+        if let facts = pluginFacts, facts.contains(where: { $0.count != 2 }) || facts.count > 64 {
+            throw DecodingError.dataCorruptedError(forKey: .pluginFacts, in: c, debugDescription: "plugin_facts holds at most 64 [key, value] pairs")
+        }
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -102,8 +102,15 @@ public enum Gate {
     }
 
     static func checkComparable(_ b: RunReport, _ c: RunReport, options: Options, notes: inout [String]) throws {
-        for (side, report) in [("baseline", b), ("current", c)] where report.results.isEmpty {
-            throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
+        for (side, report) in [("baseline", b), ("current", c)] {
+            if report.results.isEmpty {
+                throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
+            }
+            // Only one of two same-named rows would be judged: a file bench wrote never has them.
+            var keys = Set<RowKey>()
+            if let twice = report.results.first(where: { !keys.insert($0.key).inserted }) {
+                throw Refusal(description: "the \(side) results hold row \(twice.key) twice; a results file has one row per strategy, publication and threads (was it edited?)")
+            }
         }
         let bw = b.workload, cw = c.workload
         if let difference = RunReport.ReplayedFiles.difference(bw.data, cw.data) {

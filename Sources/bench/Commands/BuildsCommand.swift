@@ -59,10 +59,7 @@ struct BuildsCommand: ParsableCommand {
             json = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
-        let libraries = try plugins.map(PluginLibrary.init(argument:))
-        for library in libraries {
-            TextOutput.standardError(library.loadedNotice)
-        }
+        let libraries = try PluginLibrary.load(arguments: plugins)
         let all = try strategies.map(StrategyRegistry.option) + libraries.map { $0.strategy(corpusJSON: json) }
         let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: all, triggers: $0, deltas: builds, pauseMs: pauseMs) }
             ?? BuildTiming.measure(set, strategies: all, builds: builds, pauseMs: pauseMs)

@@ -74,7 +74,7 @@ struct CheckCommand: ParsableCommand {
         do {
             report = try Gate.compare(baseline: base, current: cur, options: options)
         } catch let refusal as Gate.Refusal {
-            throw InputError(file: current, path: "", reason: refusal.description)
+            throw InputError(file: "\(baseline) vs \(current)", path: "", reason: refusal.description)
         }
         let text = report.markdown()
         try TextOutput.printText(text)

@@ -43,6 +43,6 @@ struct GenerateCommand: ParsableCommand {
         }
         try corpusFile.commit()
         try eventsFile.commit()
-        TextOutput.standardError("wrote \(set.triggers.count) triggers to \(corpus) and \(columns.count) events to \(eventsOut)")
+        TextOutput.standardError("wrote \(set.triggers.count) triggers to \(PrintableText.escaped(corpus)) and \(columns.count) events to \(PrintableText.escaped(eventsOut))")
     }
 }

@@ -74,10 +74,13 @@ struct InstructionsCommand: ParsableCommand {
         // The events the children replay: a log's valid lines are known only once it is read.
         let replayed: Int
         if case .generated(let spec) = source { replayed = spec.events } else { replayed = try RunInput.load(source).events.count }
+        // The results file is read and replaced: it must not be the corpus or the log counted.
+        try Limits.refuseOverwriting(outputs: [("--merge-into", mergeInto)],
+                                     inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)])
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
-        let libraries = try plugins.map(PluginLibrary.init(argument:))
+        let libraries = try PluginLibrary.load(arguments: plugins)
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(input: source, strategies: strategies, plugins: libraries, events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })

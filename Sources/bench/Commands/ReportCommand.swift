@@ -42,6 +42,6 @@ struct ReportCommand: ParsableCommand {
         var report = HTMLReport(inputs: inputs, baseline: base)
         report.gateOptions.allowedDifferences = try CheckCommand.allowedDifferences(allowDifference)
         try output.commit(with: Data(report.html().utf8))
-        TextOutput.standardError("bench: wrote \(html): " + report.sections.map { PrintableText.escaped($0.title) }.joined(separator: ", "))
+        TextOutput.standardError("bench: wrote \(PrintableText.escaped(html)): " + report.sections.map { PrintableText.escaped($0.title) }.joined(separator: ", "))
     }
 }

@@ -43,7 +43,8 @@ struct SweepCommand: ParsableCommand {
             // By value, not spelling: 100 and 1e2 are one point.
             var seen: [String: String] = [:]
             for v in values {
-                let number = v.split(separator: ":", omittingEmptySubsequences: false).map { Double($0).map { "\($0)" } ?? String($0) }.joined(separator: ":")
+                let number = v.split(separator: ":", omittingEmptySubsequences: false)
+                    .map { Double($0).map { "\($0 == 0 ? 0 : $0)" } ?? String($0) }.joined(separator: ":")  // -0 is 0
                 if let other = seen[number] { throw ValidationError("--vary \(parts[0]) lists one value twice (\(other) and \(v))") }
                 seen[number] = v
             }

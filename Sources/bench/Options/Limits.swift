@@ -32,7 +32,8 @@ extension Limits {
     static func refuseOverwriting(outputs: [(option: String, path: String?)], inputs: [(option: String, path: String?)]) throws {
         func identity(_ path: String) -> String {
             var s = stat()
-            guard stat(path, &s) == 0 else { return "path:" + ((path as NSString).standardizingPath) }
+            // A file not made yet is known by its absolute, standardized path: `d.out` and `./d.out` are one.
+            guard stat(path, &s) == 0 else { return "path:" + URL(fileURLWithPath: path).standardizedFileURL.path }
             // Devices and pipes (/dev/stdout) may be named by several options at once.
             guard (s.st_mode & S_IFMT) == S_IFREG else { return "unique:\(UUID())" }
             return "file:\(s.st_dev):\(s.st_ino)"

@@ -73,19 +73,7 @@ struct RunOptions: ParsableArguments {
     static let debugReferenceEvents = 1_000
 
     /// Loads the `--plugin` libraries, saying that each runs in-process.
-    func loadPlugins() throws -> [PluginLibrary] {
-        let loaded = try plugins.map(PluginLibrary.init(argument:))
-        for plugin in loaded {
-            TextOutput.standardError(plugin.loadedNotice)
-        }
-        if let twice = Dictionary(grouping: loaded, by: \.strategyName).first(where: { $0.value.count > 1 }) {
-            let same = Set(twice.value.map(\.absolutePath)).count == 1
-            throw ValidationError(same
-                ? "--plugin \(twice.value[0].path) is given twice with the same options; give each its own options (PATH,key=value) to compare them"
-                : "--plugin: \(twice.value.map(\.path).joined(separator: " and ")) both call themselves \(twice.value[0].name); each row needs its own name")
-        }
-        return loaded
-    }
+    func loadPlugins() throws -> [PluginLibrary] { try PluginLibrary.load(arguments: plugins) }
 
     /// The run these options describe, replaying `input` (a sweep's point, the --workload given, or the
     /// user's files). A debug build trims what it replays unless --events says how much.
