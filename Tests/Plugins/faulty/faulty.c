@@ -6,7 +6,8 @@
 //   range-after-rebuild   matchers after the first also report an index past the corpus
 //   batch-count           match_batch does its work, then returns one event more than it was given
 // Unset, it is the example plugin. Built with -DTB_TEST_SLOW (CFLAGS), every match is done twice: a
-// correct plugin that costs about twice the instructions, for the gate's tests.
+// correct plugin that costs about twice the instructions, for the gate's tests; with -DTB_TEST_WRONG
+// (or `#define TB_TEST_WRONG` above the include) it always gives the `wrong` fault.
 #define trigger_bench_plugin linear_scan_entry
 #include "../../../Examples/Plugins/linear-scan/linear_scan.c"
 #undef trigger_bench_plugin
@@ -31,6 +32,9 @@ static void *f_create(const tb_corpus *corpus, const tb_vocabulary *vocabulary, 
     }
     f->inner = ls_create(corpus, vocabulary, host, error, error_capacity);
     int rebuilt = built++ > 0;
+#ifdef TB_TEST_WRONG
+    fault = "wrong";
+#endif
     f->drop_first = strcmp(fault, "wrong") == 0 || strcmp(fault, "wrong-late") == 0 ||
                     (rebuilt && strcmp(fault, "wrong-after-rebuild") == 0);
     f->drop_from = strcmp(fault, "wrong-late") == 0 ? 1000 : 0;
