@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#else
+import Darwin
+private let systemRead = Darwin.read
+#endif
+
+/// Reads input files with a size limit and a readable error instead of a crash.
+public enum InputFile {
+    public static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(file: path, path: "", reason: "no such file; check the path")
+        }
+        guard !isDirectory.boolValue else { throw InputError(file: path, path: "", reason: "is a directory, expected a file") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= limit else {
+            throw InputError(file: path, path: "", reason: "file is \(size) bytes; the limit is \(limit) bytes")
+        }
+        // Read through a descriptor, so a FIFO or a process substitution (`<(…)`), which report no size,
+        // is read too, and held to the limit as it is read.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw InputError(file: path, path: "", reason: "cannot be opened: \(String(cString: strerror(errno))); check its permissions")
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, path: "", reason: "cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return bytes }
+            bytes += chunk[0..<n]
+            guard bytes.count <= limit else {
+                throw InputError(file: path, path: "", reason: "holds more than \(limit) bytes, the limit")
+            }
+        }
+    }
+}
