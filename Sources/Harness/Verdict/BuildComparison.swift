@@ -79,6 +79,32 @@ public struct BuildComparison: Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Each later build's change against the first, per strategy: the ratio (of ratios to the baseline
+    /// strategy) and its bootstrap 95 % interval.
+    public struct Change: Sendable {
+        public var strategy: String
+        public var build: String
+        public var ratio: Double
+        public var interval: [Double]
+
+        /// The decision `bench ab --fail-if-slower` takes: slower when the whole interval lies above 1
+        /// and the ratio is at least 1 + `minimumEffect` (calibrated by scripts/calibrate-ab).
+        public func isSlower(minimumEffect: Double) -> Bool { interval[0] > 1 && ratio >= 1 + minimumEffect }
+    }
+
+    public func changes(baseline: String) -> [Change] {
+        guard let first = rows.first?.build else { return [] }
+        var out: [Change] = []
+        for a in rows where a.build == first && a.strategy != baseline {
+            for b in rows where b.build != first && b.strategy == a.strategy {
+                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: MannWhitney.median),
+                      let ra = a.medianRatio, let rb = b.medianRatio else { continue }
+                out.append(Change(strategy: a.strategy, build: b.build, ratio: rb / ra, interval: ci))
+            }
+        }
+        return out
+    }
+
     /// For each strategy, each later build's median ratio to the baseline strategy over the first build's,
     /// with its bootstrap 95 % interval, and whether the interval includes 1 (no difference shown).
     func changeLines(baseline: String) -> [String] {

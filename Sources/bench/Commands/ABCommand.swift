@@ -49,6 +49,12 @@ struct ABCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds.")
     var rounds = 3
 
+    @Flag(help: "A gate: exit 1 when a later build is slower than the first (its ratio's 95 % interval wholly above 1 and the ratio at least 1 + --minimum-effect). Calibrated by scripts/calibrate-ab (docs/measuring.md).")
+    var failIfSlower = false
+
+    @Option(parsing: .unconditional, help: "With --fail-if-slower: the smallest slowdown that fails, e.g. 0.03 for 3 %.")
+    var minimumEffect = 0.03
+
     func validate() throws {
         if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
         for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
@@ -57,6 +63,7 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--events", events, 1...Limits.maxEvents)
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
+        guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
         if !plugins.isEmpty {
             guard builds.isEmpty else { throw ValidationError("compare bench builds or --plugin files, not both") }
             guard plugins.count >= 2 else { throw ValidationError("give at least two --plugin files to compare") }
@@ -89,5 +96,14 @@ struct ABCommand: ParsableCommand {
         progress.note("")
         try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
+        if failIfSlower {
+            let slower = comparison.changes(baseline: baseline).filter { $0.isSlower(minimumEffect: minimumEffect) }
+            for c in slower {
+                try TextOutput.printLine(String(format: "SLOWER: %@ of %@ is ×%.3f the first build's (95 %% interval [%.3f, %.3f]; fails at ≥ %.0f %%)",
+                                                c.strategy, c.build, c.ratio, c.interval[0], c.interval[1], minimumEffect * 100))
+            }
+            try TextOutput.printLine(slower.isEmpty ? "ab gate: pass" : "ab gate: FAIL")
+            if !slower.isEmpty { throw ExitCode(Exit.regression) }
+        }
     }
 }
