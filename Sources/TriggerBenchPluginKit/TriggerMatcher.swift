@@ -24,7 +24,8 @@ public protocol TriggerMatcher {
     func makeScratch(events: Events) -> Scratch
 
     /// Appends the index of every trigger that matches event `event` to `matches`, each once, in any
-    /// order. Must not allocate or block. May add the conditions it evaluated to `matches.candidates`.
+    /// order. Must not block, and should not allocate (allocations are counted and shown). May add the
+    /// conditions it evaluated to `matches.candidates`.
     func match(_ event: Int, in events: Events, scratch: inout Scratch, into matches: inout Matches)
 
     /// Facts about the built matcher (index shape, build phases), recorded in the results beside its
