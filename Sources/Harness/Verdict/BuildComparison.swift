@@ -105,22 +105,15 @@ public struct BuildComparison: Sendable {
         return out
     }
 
-    /// For each strategy, each later build's median ratio to the baseline strategy over the first build's,
-    /// with its bootstrap 95 % interval, and whether the interval includes 1 (no difference shown).
+    /// `changes` as lines: each with whether its interval includes 1 (no difference shown).
     func changeLines(baseline: String) -> [String] {
         guard let first = rows.first?.build else { return [] }
-        var out: [String] = []
-        for a in rows where a.build == first && a.strategy != baseline {
-            for b in rows where b.build != first && b.strategy == a.strategy {
-                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: MannWhitney.median),
-                      let ra = a.medianRatio, let rb = b.medianRatio else { continue }
-                let verdict = ci[0] <= 1 && 1 <= ci[1] ? "includes 1: no difference shown"
-                    : (ci[1] < 1 ? "below 1: \(b.build) is faster" : "above 1: \(b.build) is slower")
-                out.append(String(format: "%@: ×%@ of %@ over %@ = %.3f, 95 %% interval [%.3f, %.3f], %@", a.strategy, baseline, b.build, first,
-                                  rb / ra, ci[0], ci[1], verdict))
-            }
+        return changes(baseline: baseline).map { c in
+            let verdict = c.interval[0] <= 1 && 1 <= c.interval[1] ? "includes 1: no difference shown"
+                : (c.interval[1] < 1 ? "below 1: \(c.build) is faster" : "above 1: \(c.build) is slower")
+            return String(format: "%@: ×%@ of %@ over %@ = %.3f, 95 %% interval [%.3f, %.3f], %@", c.strategy, baseline, c.build, first,
+                          c.ratio, c.interval[0], c.interval[1], verdict)
         }
-        return out
     }
 }
 
