@@ -44,8 +44,12 @@ final class DifferentialTests: XCTestCase {
         let strategies = StrategyRegistry.all.filter { $0.name != "reference" && $0.name != "floor" }
         // Plus the predicate index built over every bucket of 4 or more conditions: with the default
         // threshold most of these small corpora would never reach the index.
-        let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)"]
-        let matchers = try strategies.map { try $0.make(set, vocabulary) } + [PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)]
+        // And with every bucket counted (`CountingIndex`, by default only buckets of 256 or more).
+        let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)", "predicate-index (every bucket counted)"]
+        let matchers = try strategies.map { try $0.make(set, vocabulary) } + [
+            PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false),
+            PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1),
+        ]
         let scratches = matchers.map { $0.makeScratch(for: events) }
         return events.withView { view -> String? in
             for i in 0..<view.count {

@@ -39,6 +39,7 @@ final class CompiledRunsTests: XCTestCase {
             let matchers: [(String, any Matcher)] = [
                 ("compiled", compiled), ("predicate-index", PredicateIndexMatcher(set, vocabulary: vocabulary)),
                 ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)),
+                ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1)),
             ]
             let reference = ReferenceMatcher(set)
             for (name, matcher) in matchers {

@@ -74,6 +74,7 @@ final class EntryScreenTests: XCTestCase {
             ("compiled", CompiledMatcher(set, vocabulary: vocabulary)),
             ("predicate-index", PredicateIndexMatcher(set, vocabulary: vocabulary)),
             ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)),
+            ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1)),
         ]
         let scratches = matchers.map { $0.1.makeScratch(for: columns) }
         var matched = 0

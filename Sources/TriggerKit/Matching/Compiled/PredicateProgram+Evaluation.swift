@@ -16,6 +16,25 @@ extension PredicateProgram {
         scratch.listedCount = 0
     }
 
+    /// Matches the entries listed in `scratch.listed[0..<listedCount]` whose clauses are known to hold
+    /// (a counted bucket's): each passes the entry screen (window, push action) and the de-duplication
+    /// test, then is added without evaluating a predicate. Counted as candidates, like evaluated ones.
+    @inline(__always)
+    func acceptListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let listed = scratch.listed, base = entries.base
+        let time = Self.timeKey(events.times[i]), action = events.actions[i]
+        var accepted = 0
+        for k in 0..<scratch.listedCount {
+            let e = base[Int(listed[k])]
+            let inWindow = UInt64(bitPattern: time &- e.windowFrom) <= e.windowSpan
+            guard inWindow, e.action < 0 || e.action == action, !scratch.alreadyMatched(e.trigger) else { continue }
+            accepted &+= 1
+            scratch.add(e.trigger)
+        }
+        scratch.candidates &+= accepted
+        scratch.listedCount = 0
+    }
+
     /// Starts loading what evaluating the listed entries reads, in three waves: the entries, then their
     /// first clause bounds and de-duplication stamps, then their first predicates. A crowd's candidates
     /// lie anywhere in a run of up to 100,000 entries, so each of those reads missed the cache in turn;

@@ -41,11 +41,13 @@ extension PredicateProgram {
     /// followed by a copy of the any-purchase bucket, a campaign's by any-push; see
     /// `TriggerBuckets.companions`). Not `merged`, and each run is the bucket alone, when the copies
     /// would more than double the entries.
-    func runs(for buckets: TriggerBuckets) -> Runs {
+    /// `merge: false` keeps every run to its bucket (`predicate-index`, when an any-purchase or any-push
+    /// bucket has an index of its own rather than a copy behind each product's or campaign's run).
+    func runs(for buckets: TriggerBuckets, merge: Bool = true) -> Runs {
         let companion = buckets.companions()
         var copies = 0
         for b in 0..<buckets.bucketCount where companion[b] >= 0 { copies += buckets.range(of: companion[b]).count }
-        let merged = copies <= buckets.entries.count
+        let merged = merge && copies <= buckets.entries.count
         var out = FrozenBuffer<Entry>.Builder(capacity: buckets.entries.count + (merged ? copies : 0))
         var start = FrozenBuffer<Int32>.Builder(capacity: buckets.bucketCount + 1)
         start.append(0)

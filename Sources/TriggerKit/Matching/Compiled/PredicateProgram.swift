@@ -72,8 +72,10 @@
         @usableFromInline let regexes: UnsafeMutablePointer<CompiledRegex>
     }
 
-    /// `order`: the triggers in the order their predicates are laid out (nil: corpus order). The
-    /// predicate index lays a crowd's triggers out by access key, so one probe's candidates share lines.
+    /// `order`: the conditions (condition `k` of trigger `t` is number `conditionStart[t] + k`) in the
+    /// order their clauses and predicates are laid out, each once (nil: corpus order). The predicate
+    /// index lays them out bucket by bucket, so a scan reads them in sequence, and a crowd's by access
+    /// key, so one probe's candidates share lines.
     /// `memoize: false` compiles regexes to be searched every time (see `Code.regexSearch`).
     @usableFromInline package init(_ set: TriggerSet, vocabulary: Vocabulary, order: [Int32]? = nil, memoize: Bool = true) {
         // Built in place: `FrozenBuffer.Builder` grows by realloc and is frozen without a copy (shrunk to
@@ -175,7 +177,7 @@
         if let order {
             // Compiled in corpus order (reading the triggers in order is what keeps a build cheap), then
             // the compact predicates are copied into `order`.
-            Self.reorder(&predicates, &clauseStart, &conditions, conditionStart: conditionStart, order: order)
+            Self.reorder(&predicates, &clauseStart, &conditions, order: order)
         }
         self.predicates = predicates.freeze()
         self.clauseStart = clauseStart.freeze()
@@ -192,33 +194,31 @@
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
 
-    /// Lays the clauses and predicates of each trigger's conditions out in `order`, updating the
+    /// Lays the clauses and predicates of the conditions out in `order` (see `init`), updating the
     /// conditions' clause ranges; the set pools and regexes they point into stay where they are.
     static func reorder(_ predicates: inout FrozenBuffer<Predicate>.Builder, _ clauseStart: inout FrozenBuffer<Int32>.Builder,
-                        _ conditions: inout [CompiledCondition], conditionStart: [Int32], order: [Int32]) {
+                        _ conditions: inout [CompiledCondition], order: [Int32]) {
+        precondition(order.count == conditions.count, "a layout order must name every condition once")
         var newPredicates = FrozenBuffer<Predicate>.Builder(capacity: predicates.count)
         var newClauseStart = FrozenBuffer<Int32>.Builder(capacity: clauseStart.count)
         newClauseStart.append(0)
-        for t in order {
-            let first = Int(conditionStart[Int(t)])
-            let end = Int(t) + 1 < conditionStart.count ? Int(conditionStart[Int(t) + 1]) : conditions.count
-            for c in first..<end {
-                let clauses = Int(conditions[c].clauseStart)..<Int(conditions[c].clauseEnd)
-                conditions[c].clauseStart = Int32(newClauseStart.count - 1)
-                for clause in clauses {
-                    for p in Int(clauseStart[clause])..<Int(clauseStart[clause + 1]) { newPredicates.append(predicates[p]) }
-                    newClauseStart.append(Int32(newPredicates.count))
-                }
-                conditions[c].clauseEnd = Int32(newClauseStart.count - 1)
+        for c in order.lazy.map({ Int($0) }) {
+            let clauses = Int(conditions[c].clauseStart)..<Int(conditions[c].clauseEnd)
+            conditions[c].clauseStart = Int32(newClauseStart.count - 1)
+            for clause in clauses {
+                for p in Int(clauseStart[clause])..<Int(clauseStart[clause + 1]) { newPredicates.append(predicates[p]) }
+                newClauseStart.append(Int32(newPredicates.count))
             }
+            conditions[c].clauseEnd = Int32(newClauseStart.count - 1)
         }
         swap(&predicates, &newPredicates)
         swap(&clauseStart, &newClauseStart)
     }
 
     /// A scratch whose regex memo covers the strings of `events` within `MatchScratch.memoBudget`.
-    @usableFromInline package func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0) -> MatchScratch {
+    @usableFromInline package func makeScratch(triggerCount: Int, for events: EventColumns, listCapacity: Int = 0,
+                                               markCapacity: Int = 0) -> MatchScratch {
         MatchScratch(triggerCount: triggerCount, memoSlots: regexes.count, memoStride: MatchScratch.memoStride(regexes: regexes.count, for: events),
-                     listCapacity: listCapacity)
+                     listCapacity: listCapacity, markCapacity: markCapacity)
     }
 }

@@ -25,6 +25,24 @@ public final class MatchScratch {
     @usableFromInline let listCapacity: Int
     @usableFromInline @exclusivity(unchecked) var listedCount = 0
 
+    /// Per condition of a counted bucket (`predicate-index`), the clauses the event satisfies: the high
+    /// half is the `markStamp` the word belongs to, so no clearing between buckets. Room for `markCapacity`.
+    @usableFromInline let marks: UnsafeMutablePointer<UInt64>
+    @usableFromInline let markCapacity: Int
+    @usableFromInline @exclusivity(unchecked) var markStamp: UInt32 = 0
+
+    /// Starts marking a counted bucket of `conditions` conditions: a new stamp voids every earlier word.
+    @inlinable @inline(__always)
+    func beginMarking(conditions: Int) -> UnsafeMutablePointer<UInt64> {
+        precondition(conditions <= markCapacity, "a counted bucket larger than the scratch was sized for")
+        markStamp &+= 1
+        if markStamp == 0 {
+            marks.update(repeating: 0, count: markCapacity)
+            markStamp = 1
+        }
+        return marks
+    }
+
     /// The memo cell of regex `slot` on interned string `id` (0 unknown, 1 no match, 2 match), or nil
     /// for a string interned after the scratch was sized (search it every time).
     @inlinable @inline(__always)
@@ -55,8 +73,11 @@ public final class MatchScratch {
         return max(Int(events.corpusSymbolCount), memoBudget / regexes)
     }
 
-    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0) {
+    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0, markCapacity: Int = 0) {
         self.triggerCount = triggerCount
+        self.markCapacity = max(markCapacity, 1)
+        marks = Self.ownLines(max(markCapacity, 1), UInt64.self)
+        marks.initialize(repeating: 0, count: max(markCapacity, 1))
         self.listCapacity = max(listCapacity, 1)
         listed = Self.ownLines(max(listCapacity, 1), Int32.self)
         results = Self.ownLines(max(triggerCount, 1), Int32.self)
@@ -89,6 +110,7 @@ public final class MatchScratch {
         UnsafeMutableRawPointer(slots).deallocate()
         UnsafeMutableRawPointer(slotStamps).deallocate()
         UnsafeMutableRawPointer(listed).deallocate()
+        UnsafeMutableRawPointer(marks).deallocate()
     }
 
     /// Starts a new event: clears the results and advances the de-duplication stamp.

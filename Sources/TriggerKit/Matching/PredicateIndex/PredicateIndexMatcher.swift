@@ -13,18 +13,24 @@ public struct PredicateIndexMatcher: Matcher {
     /// Buckets with at least this many conditions are considered for an index (see
     /// `CrowdIndex.prunesEnough`); smaller ones are scanned as `compiled` scans them.
     public static let crowdThreshold = 32
+    /// Buckets with at least this many conditions and no crowd index are counted (`CountingIndex`)
+    /// when most of their conditions are countable; smaller ones are scanned.
+    public static let countThreshold = 256
 
     public let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     let program: PredicateProgram
     /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
     let runs: PredicateProgram.Runs
-    /// Per bucket, the index in `crowds` of its run, or -1 when the run is scanned.
+    /// Per bucket, the index in `crowds` of its run; -1 when the run is scanned; `crowds.count + k`
+    /// when it is `counted[k]`. One load decides all three, and a scanned run tests only the sign, as
+    /// before counting existed (a second test there cost every scanned event instructions).
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     let crowds: FrozenBuffer<CrowdIndex>
-    /// The most conditions a crowded run holds: room for every candidate its index can return.
+    let counted: FrozenBuffer<CountingIndex>
+    /// The most conditions an indexed or counted run holds: room for every candidate its index can return.
     let largestCrowd: Int
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
@@ -34,24 +40,41 @@ public struct PredicateIndexMatcher: Matcher {
     /// `crowdThreshold`: the smallest bucket considered for an index; `requirePruning: false` indexes
     /// every such bucket even when `CrowdIndex.prunesEnough` says scanning is cheaper (tests use both to
     /// reach the index on small corpora).
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true) {
+    /// `countThreshold`: the smallest bucket considered for a `CountingIndex` (tests lower it).
+    public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
+                countThreshold: Int = Self.countThreshold) {
         triggerSet = set
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
         let program = PredicateProgram(set, vocabulary: vocabulary,
                                        order: Self.layoutOrder(set, vocabulary: vocabulary, buckets: buckets, crowdThreshold: crowdThreshold))
         self.program = program
-        let runs = program.runs(for: buckets)
+        // A big any-purchase (any-push) bucket is indexed once, not copied behind every product's run.
+        let companion = buckets.companions()
+        let bigCompanion = (0..<buckets.bucketCount).contains {
+            companion[$0] >= 0 && buckets.range(of: companion[$0]).count >= countThreshold
+        }
+        let runs = program.runs(for: buckets, merge: !bigCompanion)
         self.runs = runs
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
+        var countedBucket = [Bool](repeating: false, count: buckets.bucketCount)
         var crowds: [CrowdIndex] = []
-        var largestCrowd = 0
+        var counted: [CountingIndex] = []
+        var largestCrowd = 0, largestCounted = 0
         for b in 0..<buckets.bucketCount {
             let range = runs.range(of: Int32(b))
             // Classified first, built only if it prunes: building and dropping an index allocated for
             // every entry (the default set has crowds that do not prune).
             guard range.count >= crowdThreshold,
-                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program) else { continue }
+                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program) else {
+                if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: runs.entries) {
+                    crowdOfBucket[b] = Int32(counted.count)  // offset by the crowds' count below
+                    countedBucket[b] = true
+                    counted.append(CountingIndex(entries: range, of: runs.entries, program: program))
+                    largestCounted = max(largestCounted, range.count)
+                }
+                continue
+            }
             // In layout order, so the candidates of one equality probe are neighbours in memory too.
             var positions = range.map { UInt64(UInt32(bitPattern: runs.entries[$0].clauseStart)) << 32 | UInt64($0) }
             positions.sort()
@@ -62,44 +85,51 @@ public struct PredicateIndexMatcher: Matcher {
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
         }
-        self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
+        self.crowdOfBucket = FrozenBuffer(crowdOfBucket.indices.map { countedBucket[$0] ? Int32(crowds.count) + crowdOfBucket[$0] : crowdOfBucket[$0] })
         self.crowds = FrozenBuffer(crowds)
-        self.largestCrowd = largestCrowd
+        self.counted = FrozenBuffer(counted)
+        self.largestCrowd = max(largestCrowd, largestCounted)
     }
 
-    /// The order in which the program lays out triggers' predicates: corpus order, except that the
-    /// triggers of crowded buckets come last, grouped by the equality filter alone in a clause of their
-    /// crowded condition (property and value), which is what an index probe looks them up by. A probe's
-    /// candidates then read neighbouring entries and predicates instead of one cache miss each in a run
-    /// of 100,000. Nil when no bucket is crowded.
-    static func layoutOrder(_ set: TriggerSet, vocabulary: Vocabulary, buckets: TriggerBuckets, crowdThreshold: Int) -> [Int32]? {
-        let n = set.triggers.count
-        guard n < 1 << 24, (0..<buckets.bucketCount).contains(where: { buckets.range(of: Int32($0)).count >= crowdThreshold }) else { return nil }
-        // One sortable word per crowded trigger: 40 bits of its access key's hash, then its index (so
-        // equal keys stay in corpus order). A hash collision only merges two groups' neighbourhoods.
-        var crowded = [Bool](repeating: false, count: n)
+    /// The order in which the program lays out the conditions' clauses and predicates
+    /// (`PredicateProgram.init`'s `order`): bucket by bucket, in the order the runs hold their entries,
+    /// so a scan reads predicates in sequence instead of one cache miss per entry in a program of
+    /// 100,000 triggers laid out in corpus order. A crowded bucket's conditions are grouped by the
+    /// equality filter alone in one of their clauses (property and value), which is what an index probe
+    /// looks them up by, so a probe's candidates are neighbours too.
+    static func layoutOrder(_ set: TriggerSet, vocabulary: Vocabulary, buckets: TriggerBuckets, crowdThreshold: Int) -> [Int32] {
+        var conditionStart = [Int32]()
+        conditionStart.reserveCapacity(set.triggers.count)
+        var total: Int32 = 0
+        for t in set.triggers.indices {
+            conditionStart.append(total)
+            total += Int32(set.triggers[t].conditions.count)
+        }
+        var order = [Int32]()
+        order.reserveCapacity(Int(total))
         var words: [UInt64] = []
         for b in 0..<buckets.bucketCount {
             let range = buckets.range(of: Int32(b))
-            guard range.count >= crowdThreshold else { continue }
+            guard range.count >= crowdThreshold else {
+                for k in range { order.append(conditionStart[Int(buckets.entries[k].trigger)] + buckets.entries[k].condition) }
+                continue
+            }
+            // One sortable word per condition: 32 bits of its access key's hash, then its number (so
+            // equal keys stay in corpus order). A hash collision only merges two groups' neighbourhoods.
+            words.removeAll(keepingCapacity: true)
             for k in range {
                 let entry = buckets.entries[k]
-                let t = Int(entry.trigger)
-                guard !crowded[t] else { continue }
-                crowded[t] = true
-                let hash = equalityKey(set.triggers[t].conditions[Int(entry.condition)], vocabulary.symbols).map { key -> UInt64 in
-                    var h = UInt64(UInt32(bitPattern: key.property)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.kind) &<< 56 ^ key.bits
-                    h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
-                    return (h ^ (h >> 29)) >> 24  // 40 bits; keyless triggers sort last below
-                } ?? (1 << 40) - 1
-                words.append(hash << 24 | UInt64(t))
+                let hash = equalityKey(set.triggers[Int(entry.trigger)].conditions[Int(entry.condition)], vocabulary.symbols)
+                    .map { key -> UInt64 in
+                        var h = UInt64(UInt32(bitPattern: key.property)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.kind) &<< 56 ^ key.bits
+                        h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
+                        return (h ^ (h >> 29)) >> 33  // 31 bits; keyless conditions sort last below
+                    } ?? (1 << 31)
+                words.append(hash << 32 | UInt64(UInt32(bitPattern: conditionStart[Int(entry.trigger)] + entry.condition)))
             }
+            words.sort()
+            for w in words { order.append(Int32(truncatingIfNeeded: w & 0xFFFF_FFFF)) }
         }
-        words.sort()
-        var order = [Int32]()
-        order.reserveCapacity(n)
-        for t in 0..<n where !crowded[t] { order.append(Int32(t)) }
-        for w in words { order.append(Int32(truncatingIfNeeded: w & 0xFF_FFFF)) }
         return order
     }
 
@@ -122,7 +152,8 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events, listCapacity: largestCrowd)
+        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events, listCapacity: largestCrowd,
+                            markCapacity: (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) })
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
@@ -155,6 +186,10 @@ public struct PredicateIndexMatcher: Matcher {
             program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)
             return
         }
+        if Int(crowd) >= crowds.count {
+            count(crowd &- Int32(crowds.count), bucket, i, events, scratch)
+            return
+        }
         // The index's candidates (and the residual conditions) are collected, then screened and
         // evaluated together like a scanned bucket. The closures capture only the scratch: capturing
         // `self` copied the whole matcher onto the stack on every call.
@@ -178,6 +213,21 @@ public struct PredicateIndexMatcher: Matcher {
             }
         }
         program.prefetchListed(runs.entries, scratch)
+        program.scanListed(runs.entries, i, events, scratch)
+    }
+
+    /// A counted bucket: the conditions whose clauses the event's properties all satisfy (and those
+    /// without clauses) pass the entry screen and match without evaluation; the residual ones are
+    /// evaluated in full. Out of line: buckets this big are rare, and inlined it made every scan's frame bigger.
+    @inline(never)
+    func count(_ counted: Int32, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let index = self.counted.base + Int(counted)
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        for e in index.pointee.always { scratch.appendListed(e) }
+        index.pointee.markSatisfied(i, in: events, scratch: scratch, base: Int32(runs.range(of: bucket).lowerBound),
+                                     tables: program.tables)
+        program.acceptListed(runs.entries, i, events, scratch)
+        for e in index.pointee.residual { scratch.appendListed(e) }
         program.scanListed(runs.entries, i, events, scratch)
     }
 

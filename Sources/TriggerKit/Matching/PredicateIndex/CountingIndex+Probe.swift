@@ -1,0 +1,138 @@
+extension CountingIndex {
+    /// Marks, in `scratch`'s mark words, every clause event `i`'s properties satisfy, and lists each
+    /// condition whose clauses all are (as a position in the run: `base` plus its number). The event's
+    /// properties must be indexed in `scratch`; `tables` evaluate the checked predicates.
+    @inline(__always)
+    func markSatisfied(_ i: Int, in events: EventView, scratch: MatchScratch, base: Int32, tables: PredicateProgram.Tables) {
+        let marks = scratch.beginMarking(conditions: initial.count)
+        let stamp = UInt64(scratch.markStamp) << 32
+        let initial = self.initial.base, postings = self.postings.base, keyed = self.keyed.base
+        /// The condition's word for this event: one from an earlier event (another stamp) starts over.
+        @inline(__always) func word(_ c: Int) -> UInt64 {
+            let word = marks[c]
+            return word & 0xFFFF_FFFF_0000_0000 == stamp ? word : stamp | UInt64(initial[c])
+        }
+        @inline(__always) func clear(_ posting: UInt32) {
+            let c = Int(posting >> 5)
+            marks[c] = word(c) & ~(1 << UInt64(posting & 31))
+        }
+        @inline(__always) func mark(_ posting: UInt32) {
+            let c = Int(posting >> 5)
+            let old = word(c)
+            let marked = old | 1 << UInt64(posting & 31)
+            marks[c] = marked
+            if marked != old, UInt32(truncatingIfNeeded: marked) == .max { scratch.appendListed(base &+ Int32(c)) }
+        }
+        @inline(__always) func markAll(_ span: Span) {
+            var j = Int(span.start)
+            while j < Int(span.end) {
+                mark(postings[j])
+                j &+= 1
+            }
+        }
+        // Clearing first: a condition is listed when its last clause is marked, so every clause that
+        // will be cleared must be cleared by then. (A cleared clause has one predicate: nothing marks it.)
+        for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
+            let key = events.propertyKeys[p]
+            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
+                  let at = keyIndex[key] else { continue }
+            let k = keyed[Int(at)]
+            let tags = Int(k.clearTags) &+ Int(events.propertyTags[p])
+            for j in Int(tagBounds[tags])..<Int(tagBounds[tags &+ 1]) { clear(postings[j]) }
+            if let probe = CrowdIndex.EqualityKey(key: key, tag: events.propertyTags[p], bits: events.propertyBits[p]),
+               let span = clearing[probe] {
+                for j in Int(span.start)..<Int(span.end) { clear(postings[j]) }
+            }
+            for j in Int(k.clearChecked.start)..<Int(k.clearChecked.end)
+            where !tables.predicateHolds(Int(checked[j].predicate), event: i, in: events, scratch: scratch) {
+                clear(checked[j].posting)
+            }
+        }
+        for a in 0..<absentKeys.count where scratch.propertySlot(absentKeys[a].key, of: i) < 0 {
+            markAll(keyed[Int(absentKeys[a].keyed)].absent)
+        }
+        for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
+            let key = events.propertyKeys[p]
+            // The slot evaluation reads (the last of repeated keys), so each key is marked once.
+            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
+                  let at = keyIndex[key] else { continue }
+            let k = keyed[Int(at)]
+            let tag = events.propertyTags[p], bits = events.propertyBits[p]
+            let tags = Int(k.tags) &+ Int(tag)
+            markAll(Span(start: tagBounds[tags], end: tagBounds[tags &+ 1]))
+            for j in Int(k.checked.start)..<Int(k.checked.end) where tables.predicateHolds(Int(checked[j].predicate), event: i, in: events, scratch: scratch) {
+                mark(checked[j].posting)
+            }
+            if let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits), let span = equality[probe] { markAll(span) }
+            switch tag {
+            case ValueTag.int.rawValue, ValueTag.double.rawValue:
+                for j in Int(k.numberNe.start)..<Int(k.numberNe.end) {
+                    let n = numberNe[j]
+                    if PredicateProgram.compareNumbers(tag, bits, n.tag, n.bits) != 0 { mark(n.posting) }
+                }
+                markRanges(k, tag: tag, bits: bits, mark)
+            case ValueTag.string.rawValue:
+                for j in Int(k.stringNe.start)..<Int(k.stringNe.end) where bitsNe[j].bits != bits { mark(bitsNe[j].posting) }
+            case ValueTag.bool.rawValue:
+                for j in Int(k.boolNe.start)..<Int(k.boolNe.end) where bitsNe[j].bits != bits { mark(bitsNe[j].posting) }
+            case ValueTag.date.rawValue:
+                // The same arithmetic as `predicateHolds`, so a threshold decides exactly as evaluation would.
+                let d = Double(bitPattern: bits), t = events.times[i]
+                markThresholds(above: k.dateAbove, below: k.dateBelow, d, mark)
+                if d <= t { markThresholds(above: k.agoAbove, below: k.agoBelow, t - d, mark) }
+                if d >= t { markThresholds(above: k.inAbove, below: k.inBelow, d - t, mark) }
+            default: break
+            }
+        }
+        for c in markedAtStart.lazy.map({ Int($0) }) where UInt32(truncatingIfNeeded: word(c)) == .max {
+            scratch.appendListed(base &+ Int32(c))
+        }
+    }
+
+    /// Marks the postings of `above` whose threshold is below `v` and those of `below` whose threshold
+    /// is above it (both sorted by threshold; strict comparisons, as the date operators make).
+    @inline(__always)
+    func markThresholds(above: Span, below: Span, _ v: Double, _ mark: (UInt32) -> Void) {
+        let end = bound(above, v, orEqual: false)
+        for j in Int(above.start)..<end { mark(rangePostings[j]) }
+        for j in bound(below, v, orEqual: true)..<Int(below.end) { mark(rangePostings[j]) }
+    }
+
+    /// The first position of `span` in `thresholds` whose threshold is not below `v` (with `orEqual`, above `v`).
+    @inline(__always)
+    func bound(_ span: Span, _ v: Double, orEqual: Bool) -> Int {
+        let thresholds = self.thresholds.base
+        var lo = Int(span.start), hi = Int(span.end)
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            if thresholds[mid] < v || (orEqual && thresholds[mid] == v) { lo = mid &+ 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Marks the range predicates of one key that number `(tag, bits)` satisfies: a prefix or a suffix
+    /// of each threshold-sorted list, found by binary search; compared one by one when the value is an
+    /// integer beyond 2^53 (not exactly a double).
+    @inline(__always)
+    func markRanges(_ k: Keyed, tag: UInt8, bits: UInt64, _ mark: (UInt32) -> Void) {
+        let thresholds = self.thresholds.base, postings = rangePostings.base
+        guard let v = RangeLists.exactProbe(tag: tag, bits: bits) else {
+            let double = ValueTag.double.rawValue
+            func each(_ span: Span, _ holds: (Int) -> Bool) {
+                for j in Int(span.start)..<Int(span.end) where holds(PredicateProgram.compareNumbers(tag, bits, double, thresholds[j].bitPattern)) {
+                    mark(postings[j])
+                }
+            }
+            each(k.gt) { $0 > 0 }
+            each(k.gte) { $0 >= 0 }
+            each(k.lt) { $0 < 0 }
+            each(k.lte) { $0 <= 0 }
+            return
+        }
+        // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
+        for j in Int(k.gt.start)..<bound(k.gt, v, orEqual: false) { mark(postings[j]) }
+        for j in Int(k.gte.start)..<bound(k.gte, v, orEqual: true) { mark(postings[j]) }
+        for j in bound(k.lt, v, orEqual: true)..<Int(k.lt.end) { mark(postings[j]) }
+        for j in bound(k.lte, v, orEqual: false)..<Int(k.lte.end) { mark(postings[j]) }
+    }
+}
