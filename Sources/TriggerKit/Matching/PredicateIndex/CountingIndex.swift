@@ -120,9 +120,9 @@ struct CountingIndex: Sendable {
 
     /// The index of `run[entries]`; a condition's number is its offset in the range.
     init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
-        var lists: [Int32: Lists] = [:]
-        var eq: [CrowdIndex.EqualityKey: [UInt32]] = [:]
-        var clear: [CrowdIndex.EqualityKey: [UInt32]] = [:]
+        // Filed as flat records, then sorted by key once (arrays per key and per value made a build
+        // of huge-100k allocate 171,000 times).
+        var filing = Filing()
         var initial = [UInt32](repeating: ~0, count: entries.count)
         var always: [Int32] = [], residual: [Int32] = [], markedAtStart: [Int32] = []
         for e in entries {
@@ -143,160 +143,31 @@ struct CountingIndex: Sendable {
                 let first = Int(program.clauseStart[c]), end = Int(program.clauseStart[c + 1])
                 if end - first == 1, program.predicates[first].holdsOnMissing {
                     initial[local] |= 1 << UInt32(bit)
-                    let p = program.predicates[first]
-                    lists[p.key, default: Lists()].fileClearing(p, at: Int32(first), posting, program: program, clearing: &clear)
+                    filing.fileClearing(program.predicates[first], at: Int32(first), posting, program: program)
                     continue
                 }
-                for q in first..<end {
-                    let p = program.predicates[q]
-                    lists[p.key, default: Lists()].file(p, at: Int32(q), posting, program: program, equality: &eq)
-                }
+                for q in first..<end { filing.file(program.predicates[q], at: Int32(q), posting, program: program) }
             }
             if initial[local] == .max { markedAtStart.append(Int32(local)) }
         }
-        // Flattened into the pools.
-        var postings: [UInt32] = [], tagBounds: [Int32] = [], numberNe: [NumberPosting] = [], bitsNe: [BitsPosting] = []
-        var thresholds: [Double] = [], rangePostings: [UInt32] = [], checked: [CheckedPosting] = []
-        func span<T>(_ list: [T], into pool: inout [T]) -> Span {
-            defer { pool += list }
-            return Span(start: Int32(pool.count), end: Int32(pool.count + list.count))
-        }
-        func sortedSpan(_ list: [(Double, UInt32)]) -> Span {
-            let sorted = list.sorted { $0.0 < $1.0 }
-            thresholds += sorted.map(\.0)
-            return span(sorted.map(\.1), into: &rangePostings)
-        }
-        var keyIndex: [Int32: Int32] = [:], keyed: [Keyed] = [], absentKeys: [(key: Int32, keyed: Int32)] = []
-        var keyedBits: UInt64 = 0
-        for key in lists.keys.sorted() {
-            let l = lists[key]!
-            var k = Keyed()
-            k.absent = span(l.absent, into: &postings)
-            k.tags = Int32(tagBounds.count)
-            for t in 0..<Self.tagCount {
-                tagBounds.append(Int32(postings.count))
-                postings += l.byTag[t]
-            }
-            tagBounds.append(Int32(postings.count))
-            k.numberNe = span(l.numberNe, into: &numberNe)
-            k.stringNe = span(l.stringNe, into: &bitsNe)
-            k.boolNe = span(l.boolNe, into: &bitsNe)
-            (k.gt, k.gte, k.lt, k.lte) = (sortedSpan(l.gt), sortedSpan(l.gte), sortedSpan(l.lt), sortedSpan(l.lte))
-            (k.dateAbove, k.dateBelow) = (sortedSpan(l.dateAbove), sortedSpan(l.dateBelow))
-            (k.agoAbove, k.agoBelow) = (sortedSpan(l.agoAbove), sortedSpan(l.agoBelow))
-            (k.inAbove, k.inBelow) = (sortedSpan(l.inAbove), sortedSpan(l.inBelow))
-            k.checked = span(l.checked, into: &checked)
-            k.clearChecked = span(l.clearChecked, into: &checked)
-            k.clearTags = Int32(tagBounds.count)
-            for t in 0..<Self.tagCount {
-                tagBounds.append(Int32(postings.count))
-                postings += l.clearByTag[t]
-            }
-            tagBounds.append(Int32(postings.count))
-            keyIndex[key] = Int32(keyed.count)
-            if !l.absent.isEmpty { absentKeys.append((key, Int32(keyed.count))) }
-            keyed.append(k)
-            keyedBits |= PredicateProgram.keyBit(key)
-        }
-        var equality: [CrowdIndex.EqualityKey: Span] = [:]
-        for (k, list) in eq { equality[k] = span(list, into: &postings) }
-        var clearing: [CrowdIndex.EqualityKey: Span] = [:]
-        for (k, list) in clear { clearing[k] = span(list, into: &postings) }
-        self.clearing = clearing
-        self.markedAtStart = markedAtStart
-        self.keyIndex = keyIndex
-        self.keyed = FrozenBuffer(keyed)
-        self.keyedBits = keyedBits
-        self.absentKeys = FrozenBuffer(absentKeys)
-        self.postings = FrozenBuffer(postings)
-        self.tagBounds = FrozenBuffer(tagBounds)
-        self.numberNe = FrozenBuffer(numberNe)
-        self.bitsNe = FrozenBuffer(bitsNe)
-        self.thresholds = FrozenBuffer(thresholds)
-        self.rangePostings = FrozenBuffer(rangePostings)
-        self.checked = FrozenBuffer(checked)
-        self.equality = equality
+        let pools = filing.pools()
+        keyIndex = pools.keyIndex
+        keyed = FrozenBuffer(pools.keyed)
+        keyedBits = pools.keyIndex.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) }
+        absentKeys = FrozenBuffer(pools.keyed.indices.filter { pools.keyed[$0].absent.end > pools.keyed[$0].absent.start }
+            .map { (pools.keys[$0], Int32($0)) })
+        postings = FrozenBuffer(pools.postings)
+        tagBounds = FrozenBuffer(pools.tagBounds)
+        numberNe = FrozenBuffer(pools.numberNe)
+        bitsNe = FrozenBuffer(pools.bitsNe)
+        thresholds = FrozenBuffer(pools.thresholds)
+        rangePostings = FrozenBuffer(pools.rangePostings)
+        checked = FrozenBuffer(pools.checked)
+        equality = pools.equality
+        clearing = pools.clearing
         self.initial = FrozenBuffer(initial)
         self.always = always
         self.residual = residual
-    }
-
-    /// One key's postings while building.
-    struct Lists {
-        var absent: [UInt32] = []
-        var byTag = [[UInt32]](repeating: [], count: CountingIndex.tagCount)
-        var numberNe: [NumberPosting] = []
-        var stringNe: [BitsPosting] = [], boolNe: [BitsPosting] = []
-        var gt: [(Double, UInt32)] = [], gte: [(Double, UInt32)] = [], lt: [(Double, UInt32)] = [], lte: [(Double, UInt32)] = []
-        var dateAbove: [(Double, UInt32)] = [], dateBelow: [(Double, UInt32)] = [], agoAbove: [(Double, UInt32)] = []
-        var agoBelow: [(Double, UInt32)] = [], inAbove: [(Double, UInt32)] = [], inBelow: [(Double, UInt32)] = []
-        var checked: [CheckedPosting] = []
-        var clearByTag = [[UInt32]](repeating: [], count: CountingIndex.tagCount)
-        var clearChecked: [CheckedPosting] = []
-
-        /// Files predicate `p` (at `q`), alone in a clause that starts marked, under the values that
-        /// make it fail. It holds on a missing property and on a value of another type, so only a value
-        /// of its own type can clear it.
-        mutating func fileClearing(_ p: PredicateProgram.Predicate, at q: Int32, _ posting: UInt32, program: PredicateProgram,
-                                   clearing: inout [CrowdIndex.EqualityKey: [UInt32]]) {
-            func equal(_ tag: UInt8, _ bits: UInt64) {
-                clearing[CrowdIndex.EqualityKey(key: p.key, tag: tag, bits: bits)!, default: []].append(posting)
-            }
-            let number: UInt8 = 1 << ValueTag.int.rawValue | 1 << ValueTag.double.rawValue
-            let string: UInt8 = 1 << ValueTag.string.rawValue, bool: UInt8 = 1 << ValueTag.bool.rawValue
-            switch p.code {
-            case .notExists: for t in 0..<CountingIndex.tagCount where p.tagMask & 1 << t != 0 { clearByTag[t].append(posting) }
-            case .numNe where p.tagMask == number: equal(p.constTag, p.constBits)
-            case .numNotIn where p.tagMask == number:
-                for s in Int(p.aux)..<Int(p.aux + p.auxCount) { equal(program.numberSetTags[s], program.numberSetBits[s]) }
-            case .strNe where p.tagMask == string: equal(ValueTag.string.rawValue, p.constBits)
-            case .strNotIn where p.tagMask == string:
-                for s in Int(p.aux)..<Int(p.aux + p.auxCount) { equal(ValueTag.string.rawValue, UInt64(UInt32(bitPattern: program.stringSets[s]))) }
-            case .boolNe where p.tagMask == bool: equal(ValueTag.bool.rawValue, p.constBits)
-            default: clearChecked.append(CheckedPosting(predicate: q, posting: posting))
-            }
-        }
-
-        /// Files predicate `p` (at position `q` in the program) of a counted clause under everything
-        /// that satisfies it.
-        mutating func file(_ p: PredicateProgram.Predicate, at q: Int32, _ posting: UInt32, program: PredicateProgram,
-                           equality eq: inout [CrowdIndex.EqualityKey: [UInt32]]) {
-            // As `predicateHolds` decides: a missing property, or a value of another type, gives
-            // `holdsOnMissing`; `exists` holds on any value of its type.
-            if p.holdsOnMissing { absent.append(posting) }
-            guard CountingIndex.filedByValue(p) else {
-                // Evaluated on any value of the key (`predicateHolds` itself treats one of another type).
-                checked.append(CheckedPosting(predicate: q, posting: posting))
-                return
-            }
-            for t in 0..<CountingIndex.tagCount where p.tagMask & 1 << t != 0 ? p.code == .exists : p.holdsOnMissing {
-                byTag[t].append(posting)
-            }
-            func equal(_ tag: UInt8, _ bits: UInt64) {
-                eq[CrowdIndex.EqualityKey(key: p.key, tag: tag, bits: bits)!, default: []].append(posting)
-            }
-            switch p.code {
-            case .numEq: equal(p.constTag, p.constBits)
-            case .numIn: for s in Int(p.aux)..<Int(p.aux + p.auxCount) { equal(program.numberSetTags[s], program.numberSetBits[s]) }
-            case .strEq: equal(ValueTag.string.rawValue, p.constBits)
-            case .strIn:
-                for s in Int(p.aux)..<Int(p.aux + p.auxCount) { equal(ValueTag.string.rawValue, UInt64(UInt32(bitPattern: program.stringSets[s]))) }
-            case .boolEq: equal(ValueTag.bool.rawValue, p.constBits)
-            case .numNe: numberNe.append(NumberPosting(tag: p.constTag, bits: p.constBits, posting: posting))
-            case .strNe: stringNe.append(BitsPosting(bits: p.constBits, posting: posting))
-            case .boolNe: boolNe.append(BitsPosting(bits: p.constBits, posting: posting))
-            case .numGt: gt.append((RangeLists.threshold(p)!, posting))
-            case .numGte: gte.append((RangeLists.threshold(p)!, posting))
-            case .numLt: lt.append((RangeLists.threshold(p)!, posting))
-            case .numLte: lte.append((RangeLists.threshold(p)!, posting))
-            case .dateAfter: dateAbove.append((Double(bitPattern: p.constBits), posting))
-            case .dateBefore: dateBelow.append((Double(bitPattern: p.constBits), posting))
-            case .dateMoreThanAgo: agoAbove.append((Double(bitPattern: p.constBits), posting))
-            case .dateLessThanAgo: agoBelow.append((Double(bitPattern: p.constBits), posting))
-            case .dateInMoreThan: inAbove.append((Double(bitPattern: p.constBits), posting))
-            case .dateInLessThan: inBelow.append((Double(bitPattern: p.constBits), posting))
-            default: break  // exists, notExists: filed by tag and absence above
-            }
-        }
+        self.markedAtStart = markedAtStart
     }
 }
