@@ -4,6 +4,8 @@ package protocol LayerableMatcher: Matcher {
     init(_ set: TriggerSet, vocabulary: Vocabulary)
     /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
     var listCapacity: Int { get }
+    /// Room a scratch's mark words need (the largest counted bucket; 0 when none is counted).
+    var markCapacity: Int { get }
     /// Regex memo slots a scratch needs.
     var memoSlots: Int { get }
     /// `match` after `scratch.begin()`.
@@ -13,12 +15,14 @@ package protocol LayerableMatcher: Matcher {
 extension CompiledMatcher: LayerableMatcher {
     package typealias Snapshot = LayeredCompiledMatcher
     package var listCapacity: Int { 0 }
+    package var markCapacity: Int { 0 }
     package var memoSlots: Int { program.regexes.count }
 }
 
 extension PredicateIndexMatcher: LayerableMatcher {
     package typealias Snapshot = LayeredPredicateIndexMatcher
     package var listCapacity: Int { largestCrowd }
+    package var markCapacity: Int { largestCounted }
     package var memoSlots: Int { program.regexes.count }
 }
 
@@ -51,7 +55,8 @@ extension LayeredSnapshot {
     package func makeScratch(for events: EventColumns) -> MatchScratch {
         let family = layer.family
         return MatchScratch(triggerCount: family.scratchTriggers, memoSlots: family.memoSlots,
-                            memoStride: MatchScratch.memoStride(regexes: family.memoSlots, for: events), listCapacity: base.listCapacity)
+                            memoStride: MatchScratch.memoStride(regexes: family.memoSlots, for: events), listCapacity: base.listCapacity,
+                            markCapacity: base.markCapacity)
     }
 
     package func canReuseScratch(of previous: any Matcher) -> Bool {

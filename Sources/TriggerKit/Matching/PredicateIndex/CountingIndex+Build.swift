@@ -95,10 +95,10 @@ extension CountingIndex {
 
         /// The pools and per-key spans of `CountingIndex`.
         struct Pools {
-            var keys: [Int32] = [], keyed: [Keyed] = [], keyIndex: [Int32: Int32] = [:]
+            var keys: [Int32] = [], keyed: [Keyed] = []
             var postings: [UInt32] = [], tagBounds: [Int32] = [], numberNe: [NumberPosting] = [], bitsNe: [BitsPosting] = []
             var thresholds: [Double] = [], rangePostings: [UInt32] = [], checked: [CheckedPosting] = []
-            var equality: [CrowdIndex.EqualityKey: Span] = [:], clearing: [CrowdIndex.EqualityKey: Span] = [:]
+            var equality: [(CrowdIndex.EqualityKey, Span)] = [], clearing: [(CrowdIndex.EqualityKey, Span)] = []
         }
 
         /// Sorts every record list by key (then by what the probe reads in order) and lays each key's
@@ -152,7 +152,6 @@ extension CountingIndex {
                 }
                 k.checked = take(checked, &at.checked, into: &out.checked, { $0.key == key && !$0.clear }, \.value)
                 k.clearChecked = take(checked, &at.checked, into: &out.checked, { $0.key == key && $0.clear }, \.value)
-                out.keyIndex[key] = Int32(out.keyed.count)
                 out.keys.append(key)
                 out.keyed.append(k)
             }
@@ -163,9 +162,9 @@ extension CountingIndex {
     }
 
     /// The pairs grouped by key: each key's postings appended to `postings` as one span.
-    static func grouped(_ pairs: inout EqualityPairs, into postings: inout [UInt32]) -> [CrowdIndex.EqualityKey: Span] {
+    static func grouped(_ pairs: inout EqualityPairs, into postings: inout [UInt32]) -> [(CrowdIndex.EqualityKey, Span)] {
         pairs.sort { ($0.key.key, $0.key.kind, $0.key.bits, $0.posting) < ($1.key.key, $1.key.kind, $1.key.bits, $1.posting) }
-        var spans: [CrowdIndex.EqualityKey: Span] = [:]
+        var spans: [(CrowdIndex.EqualityKey, Span)] = []
         var k = 0
         while k < pairs.count {
             let start = Int32(postings.count)
@@ -174,7 +173,7 @@ extension CountingIndex {
                 postings.append(pairs[end].posting)
                 end += 1
             }
-            spans[pairs[k].key] = Span(start: start, end: Int32(postings.count))
+            spans.append((pairs[k].key, Span(start: start, end: Int32(postings.count))))
             k = end
         }
         return spans

@@ -35,7 +35,7 @@ extension CountingIndex {
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
-                  let at = keyIndex[key] else { continue }
+                  let at = keyIndex.value(key: key, kind: 0, bits: 0) else { continue }
             let k = keyed[Int(at)]
             let tags = Int(k.clearTags) &+ Int(events.propertyTags[p])
             for j in Int(tagBounds[tags])..<Int(tagBounds[tags &+ 1]) { clear(postings[j]) }
@@ -55,7 +55,7 @@ extension CountingIndex {
             let key = events.propertyKeys[p]
             // The slot evaluation reads (the last of repeated keys), so each key is marked once.
             guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
-                  let at = keyIndex[key] else { continue }
+                  let at = keyIndex.value(key: key, kind: 0, bits: 0) else { continue }
             let k = keyed[Int(at)]
             let tag = events.propertyTags[p], bits = events.propertyBits[p]
             let tags = Int(k.tags) &+ Int(tag)

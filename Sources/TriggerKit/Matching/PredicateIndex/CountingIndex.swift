@@ -66,7 +66,8 @@ struct CountingIndex: Sendable {
     static let tagCount = 8
     static let maxClauses = 32
 
-    let keyIndex: [Int32: Int32]
+    /// Each key's position in `keyed`, keyed by (key, 0, 0).
+    let keyIndex: FlatTable<Int32>
     let keyed: FrozenBuffer<Keyed>
     /// `PredicateProgram.keyBit` of the keys in `keyIndex`: most absent keys skip the lookup.
     let keyedBits: UInt64
@@ -80,9 +81,9 @@ struct CountingIndex: Sendable {
     let rangePostings: FrozenBuffer<UInt32>
     let checked: FrozenBuffer<CheckedPosting>
     /// `==` and `in` postings by key and canonical value, as spans of `postings`.
-    let equality: [CrowdIndex.EqualityKey: Span]
+    let equality: FlatTable<Span>
     /// Clauses that start marked, cleared by an equal value (`!=`, `not_in`), as spans of `postings`.
-    let clearing: [CrowdIndex.EqualityKey: Span]
+    let clearing: FlatTable<Span>
     /// Per condition, its mark word's low half at the start of an event: the bits of the clauses it
     /// lacks and of those that start marked. It matches once the word is all ones.
     let initial: FrozenBuffer<UInt32>
@@ -151,9 +152,9 @@ struct CountingIndex: Sendable {
             if initial[local] == .max { markedAtStart.append(Int32(local)) }
         }
         let pools = filing.pools()
-        keyIndex = pools.keyIndex
+        keyIndex = FlatTable(pools.keys.indices.map { (key: pools.keys[$0], kind: 0, bits: 0, value: Int32($0)) }, filler: -1)
         keyed = FrozenBuffer(pools.keyed)
-        keyedBits = pools.keyIndex.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) }
+        keyedBits = pools.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) }
         absentKeys = FrozenBuffer(pools.keyed.indices.filter { pools.keyed[$0].absent.end > pools.keyed[$0].absent.start }
             .map { (pools.keys[$0], Int32($0)) })
         postings = FrozenBuffer(pools.postings)
@@ -163,8 +164,8 @@ struct CountingIndex: Sendable {
         thresholds = FrozenBuffer(pools.thresholds)
         rangePostings = FrozenBuffer(pools.rangePostings)
         checked = FrozenBuffer(pools.checked)
-        equality = pools.equality
-        clearing = pools.clearing
+        equality = FlatTable(pools.equality, filler: Span(start: 0, end: 0))
+        clearing = FlatTable(pools.clearing, filler: Span(start: 0, end: 0))
         self.initial = FrozenBuffer(initial)
         self.always = always
         self.residual = residual

@@ -27,9 +27,9 @@ struct CrowdIndex: Sendable {
         }
     }
 
-    struct PoolRange: Sendable { var start: Int32; var end: Int32 }
+    struct PoolRange: Sendable, BitwiseCopyable { var start: Int32; var end: Int32 }
 
-    var equality: [EqualityKey: PoolRange] = [:]
+    var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
     var equalityEntries: [Int32] = []
     var ranges: [Int32: RangeLists] = [:]
     var bands: [Int32: BandIndex] = [:]
@@ -124,13 +124,15 @@ struct CrowdIndex: Sendable {
                 residual.append(Int32(e))
             }
         }
+        var spans: [(EqualityKey, PoolRange)] = []
         for (k, list) in eq {
-            equality[k] = PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))
+            spans.append((k, PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))))
             equalityEntries.append(contentsOf: list)
         }
+        equality = FlatTable(spans, filler: PoolRange(start: 0, end: 0))
         ranges = rangeBuild.mapValues { $0.build() }
         bands = bandBuild.mapValues { BandIndex($0) }
-        for k in equality.keys { equalityKeys |= PredicateProgram.keyBit(k.key) }
+        for k in eq.keys { equalityKeys |= PredicateProgram.keyBit(k.key) }
         for k in ranges.keys { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bands.keys { bandKeys |= PredicateProgram.keyBit(k) }
     }

@@ -152,8 +152,12 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events, listCapacity: largestCrowd,
-                            markCapacity: (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) })
+        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
+    }
+
+    /// The most conditions a counted run holds: room for their mark words in a scratch.
+    var largestCounted: Int {
+        (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) }
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
