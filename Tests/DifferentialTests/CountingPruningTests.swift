@@ -8,14 +8,19 @@ import XCTest
 /// A change that stops counting big buckets (or makes the marks conservative) fails here, not only
 /// in a timed run.
 final class CountingPruningTests: XCTestCase {
-    func testCountedBucketsEvaluateLittleBeyondTheirMatches() throws {
+    /// `huge-100k`'s spec at 20,000 triggers over 1,000 names, its corpus and `events` events.
+    static func hugeShape(events count: Int) throws -> (WorkloadSpec, TriggerSet, Vocabulary, EventColumns) {
         var spec = try WorkloadSpec.load("huge-100k")
         spec.triggers = 20_000
         spec.eventNames = 1_000
-        spec.events = 4_000
+        spec.events = count
         let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
-        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
+        return (spec, set, vocabulary, WorkloadGenerator.events(spec, vocabulary: vocabulary))
+    }
+
+    func testCountedBucketsEvaluateLittleBeyondTheirMatches() throws {
+        let (spec, set, vocabulary, events) = try Self.hugeShape(events: 4_000)
         let compiled = CompiledMatcher(set, vocabulary: vocabulary), index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         let compiledScratch = compiled.makeScratch(for: events), indexScratch = index.makeScratch(for: events)
         var matches = 0
@@ -37,13 +42,8 @@ final class CountingPruningTests: XCTestCase {
     /// Snapshots a delta writer publishes over a counted base (its scratch needs room for the marks)
     /// agree with `compiled` built from scratch on the same set, delta after delta.
     func testDeltaSnapshotsOverCountedBucketsAgree() throws {
-        var spec = try WorkloadSpec.load("huge-100k")
-        spec.triggers = 20_000
-        spec.eventNames = 1_000
-        spec.events = 2_000
-        var set = try WorkloadGenerator.corpus(spec)
-        let vocabulary = Vocabulary(set)
-        let events = WorkloadGenerator.events(spec, vocabulary: vocabulary)
+        let (spec, first, vocabulary, events) = try Self.hugeShape(events: 2_000)
+        var set = first
         var rng = DeterministicRandom(seed: 99)
         let donors = try DeltaDifferentialTests.donors(spec, &rng)
         let writer = try StrategyRegistry.named(PredicateIndexMatcher.strategyName)!.makeWriter(set, vocabulary, events.symbols)
