@@ -209,11 +209,11 @@ public struct PredicateIndexMatcher: Matcher {
                 for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            if index.pointee.rangeKeys & keyBit != 0, let lists = index.pointee.ranges[key] {
-                lists.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
+            if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.value(key: key, kind: 0, bits: 0) {
+                (index.pointee.ranges.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
-            if index.pointee.bandKeys & keyBit != 0, let bands = index.pointee.bands[key] {
-                bands.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
+            if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.value(key: key, kind: 0, bits: 0) {
+                (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
         program.prefetchListed(runs.entries, scratch)
