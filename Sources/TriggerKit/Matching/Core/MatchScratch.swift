@@ -188,6 +188,25 @@ public final class MatchScratch {
         }
     }
 
+    /// Records `count` triggers at `triggers` as matched (those not already); returns how many were new.
+    @inlinable @inline(__always)
+    public func addAll(_ triggers: UnsafePointer<Int32>, count: Int) -> Int {
+        // Fields bound once: the stores below could alias them.
+        let stamps = self.stamps, stamp = self.stamp, results = self.results
+        var n = resultCount
+        for k in 0..<count {
+            let t = Int(triggers[k])
+            if stamps[t] != stamp {
+                stamps[t] = stamp
+                results[n] = Int32(truncatingIfNeeded: t)
+                n &+= 1
+            }
+        }
+        let added = n &- resultCount
+        resultCount = n
+        return added
+    }
+
     /// Whether trigger `t` already matched this event (so its other conditions need no evaluation).
     @inlinable @inline(__always)
     public func alreadyMatched(_ t: Int32) -> Bool { stamps[Int(t)] == stamp }

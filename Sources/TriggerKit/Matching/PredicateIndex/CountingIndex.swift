@@ -92,6 +92,10 @@ struct CountingIndex: Sendable {
     /// Conditions without clauses (they hold wherever their screen passes) and conditions evaluated in
     /// full, as positions in the run.
     let always: [Int32]
+    /// The triggers of clause-less conditions without a time window or push action: they match every
+    /// event of the bucket, and are added without reading their entries (a session start of
+    /// `huge-100k` matches ~3,400 of them).
+    let everywhere: FrozenBuffer<Int32>
     let residual: [Int32]
 
     /// Whether the postings decide `p` by value: its code is one they file, its type mask is its code's
@@ -125,13 +129,19 @@ struct CountingIndex: Sendable {
         // of huge-100k allocate 171,000 times).
         var filing = Filing()
         var initial = [UInt32](repeating: ~0, count: entries.count)
-        var always: [Int32] = [], residual: [Int32] = [], markedAtStart: [Int32] = []
+        var always: [Int32] = [], residual: [Int32] = [], markedAtStart: [Int32] = [], everywhere: [Int32] = []
+        let unbounded = (from: PredicateProgram.timeKey(-.infinity),
+                         span: UInt64(bitPattern: PredicateProgram.timeKey(.infinity) &- PredicateProgram.timeKey(-.infinity)))
         for e in entries {
             let local = e - entries.lowerBound
             let entry = run[e]
             let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
             if clauses.isEmpty {
-                always.append(Int32(e))
+                if entry.action < 0, entry.windowFrom == unbounded.from, entry.windowSpan == unbounded.span {
+                    everywhere.append(entry.trigger)
+                } else {
+                    always.append(Int32(e))
+                }
                 continue
             }
             guard Self.countable(entry) else {
@@ -168,6 +178,7 @@ struct CountingIndex: Sendable {
         clearing = FlatTable(pools.clearing, filler: Span(start: 0, end: 0))
         self.initial = FrozenBuffer(initial)
         self.always = always
+        self.everywhere = FrozenBuffer(everywhere)
         self.residual = residual
         self.markedAtStart = markedAtStart
     }

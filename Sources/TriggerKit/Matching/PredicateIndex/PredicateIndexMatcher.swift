@@ -227,6 +227,7 @@ public struct PredicateIndexMatcher: Matcher {
     func count(_ counted: Int32, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let index = self.counted.base + Int(counted)
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
         for e in index.pointee.always { scratch.appendListed(e) }
         index.pointee.markSatisfied(i, in: events, scratch: scratch, base: Int32(runs.range(of: bucket).lowerBound),
                                      tables: program.tables)
