@@ -26,10 +26,7 @@ extension PredicateProgram {
         var accepted = 0
         for k in 0..<scratch.listedCount {
             let e = base[Int(listed[k])]
-            let inWindow = UInt64(bitPattern: time &- e.windowFrom) <= e.windowSpan
-            guard inWindow, e.action < 0 || e.action == action, !scratch.alreadyMatched(e.trigger) else { continue }
-            accepted &+= 1
-            scratch.add(e.trigger)
+            if e.covers(timeKey: time), e.action < 0 || e.action == action, scratch.add(e.trigger) { accepted &+= 1 }
         }
         scratch.candidates &+= accepted
         scratch.listedCount = 0
@@ -125,7 +122,7 @@ extension PredicateProgram.Tables {
     @inlinable @inline(__always)
     static func passesScreen(_ entry: PredicateProgram.Entry, timeKey: Int64, presentKeys: UInt64) -> Bool {
         // Bitwise `&` of 0/1 words instead of `&&`: every test is computed, none is a jump.
-        let inWindow = UInt64(UInt64(bitPattern: timeKey &- entry.windowFrom) <= entry.windowSpan ? 1 : 0)
+        let inWindow = UInt64(entry.covers(timeKey: timeKey) ? 1 : 0)
         let keysPresent = UInt64(entry.requiredKeys & ~presentKeys == 0 ? 1 : 0)
         return inWindow & keysPresent != 0
     }

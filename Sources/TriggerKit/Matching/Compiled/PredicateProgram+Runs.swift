@@ -16,6 +16,10 @@ extension PredicateProgram {
         /// mask test, before any predicate is looked at. Bits can collide, so a survivor's action is
         /// still compared exactly.
         @usableFromInline var requiredKeys: UInt64
+
+        /// Whether an event at `timeKey` falls in the trigger's window.
+        @inlinable @inline(__always)
+        func covers(timeKey: Int64) -> Bool { UInt64(bitPattern: timeKey &- windowFrom) <= windowSpan }
     }
 
     /// The compiled form of one bucket entry, or nil when it can never match (its action is one no

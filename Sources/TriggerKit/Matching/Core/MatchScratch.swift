@@ -178,14 +178,14 @@ public final class MatchScratch {
         return k < memoStride && slotStamps[k] == stamp ? Int(slots[k]) : -1
     }
 
-    /// Records trigger `t` as matched unless it already is for this event.
-    @inlinable @inline(__always)
-    public func add(_ t: Int32) {
-        if stamps[Int(t)] != stamp {
-            stamps[Int(t)] = stamp
-            results[resultCount] = t
-            resultCount &+= 1
-        }
+    /// Records trigger `t` as matched unless it already is for this event; returns whether it was new.
+    @inlinable @inline(__always) @discardableResult
+    public func add(_ t: Int32) -> Bool {
+        guard stamps[Int(t)] != stamp else { return false }
+        stamps[Int(t)] = stamp
+        results[resultCount] = t
+        resultCount &+= 1
+        return true
     }
 
     /// Records `count` triggers at `triggers` as matched (those not already); returns how many were new.

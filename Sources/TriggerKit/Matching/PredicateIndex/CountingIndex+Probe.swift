@@ -30,13 +30,18 @@ extension CountingIndex {
                 j &+= 1
             }
         }
+        /// Where in `keyed` the postings of property `p`'s key are, when it has some and `p` is the
+        /// slot evaluation reads (the last of repeated keys, so each key is seen once).
+        @inline(__always) func keyedPosition(_ p: Int) -> Int32? {
+            let key = events.propertyKeys[p]
+            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p else { return nil }
+            return keyIndex.position(of: key)
+        }
         // Clearing first: a condition is listed when its last clause is marked, so every clause that
         // will be cleared must be cleared by then. (A cleared clause has one predicate: nothing marks it.)
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
-            let key = events.propertyKeys[p]
-            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
-                  let at = keyIndex.value(key: key, kind: 0, bits: 0) else { continue }
-            let k = keyed[Int(at)]
+            guard let at = keyedPosition(p) else { continue }
+            let k = keyed[Int(at)], key = events.propertyKeys[p]
             let tags = Int(k.clearTags) &+ Int(events.propertyTags[p])
             for j in Int(tagBounds[tags])..<Int(tagBounds[tags &+ 1]) { clear(postings[j]) }
             if let probe = CrowdIndex.EqualityKey(key: key, tag: events.propertyTags[p], bits: events.propertyBits[p]),
@@ -52,11 +57,8 @@ extension CountingIndex {
             markAll(keyed[Int(absentKeys[a].keyed)].absent)
         }
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
-            let key = events.propertyKeys[p]
-            // The slot evaluation reads (the last of repeated keys), so each key is marked once.
-            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p,
-                  let at = keyIndex.value(key: key, kind: 0, bits: 0) else { continue }
-            let k = keyed[Int(at)]
+            guard let at = keyedPosition(p) else { continue }
+            let k = keyed[Int(at)], key = events.propertyKeys[p]
             let tag = events.propertyTags[p], bits = events.propertyBits[p]
             let tags = Int(k.tags) &+ Int(tag)
             markAll(Span(start: tagBounds[tags], end: tagBounds[tags &+ 1]))
@@ -90,24 +92,15 @@ extension CountingIndex {
     }
 
     /// Marks the postings of `above` whose threshold is below `v` and those of `below` whose threshold
-    /// is above it (both sorted by threshold; strict comparisons, as the date operators make).
+    /// is above it (both sorted by threshold): strictly, as `>`, `<` and the date operators compare, or
+    /// with `inclusive` as `>=` and `<=` do.
     @inline(__always)
-    func markThresholds(above: Span, below: Span, _ v: Double, _ mark: (UInt32) -> Void) {
-        let end = bound(above, v, orEqual: false)
-        for j in Int(above.start)..<end { mark(rangePostings[j]) }
-        for j in bound(below, v, orEqual: true)..<Int(below.end) { mark(rangePostings[j]) }
-    }
-
-    /// The first position of `span` in `thresholds` whose threshold is not below `v` (with `orEqual`, above `v`).
-    @inline(__always)
-    func bound(_ span: Span, _ v: Double, orEqual: Bool) -> Int {
-        let thresholds = self.thresholds.base
-        var lo = Int(span.start), hi = Int(span.end)
-        while lo < hi {
-            let mid = (lo &+ hi) >> 1
-            if thresholds[mid] < v || (orEqual && thresholds[mid] == v) { lo = mid &+ 1 } else { hi = mid }
-        }
-        return lo
+    func markThresholds(above: Span, below: Span, _ v: Double, inclusive: Bool = false, _ mark: (UInt32) -> Void) {
+        let thresholds = self.thresholds.base, postings = rangePostings.base
+        let end = RangeLists.bound(thresholds, from: Int(above.start), to: Int(above.end), v, orEqual: inclusive)
+        for j in Int(above.start)..<end { mark(postings[j]) }
+        let first = RangeLists.bound(thresholds, from: Int(below.start), to: Int(below.end), v, orEqual: !inclusive)
+        for j in first..<Int(below.end) { mark(postings[j]) }
     }
 
     /// Marks the range predicates of one key that number `(tag, bits)` satisfies: a prefix or a suffix
@@ -130,9 +123,7 @@ extension CountingIndex {
             return
         }
         // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
-        for j in Int(k.gt.start)..<bound(k.gt, v, orEqual: false) { mark(postings[j]) }
-        for j in Int(k.gte.start)..<bound(k.gte, v, orEqual: true) { mark(postings[j]) }
-        for j in bound(k.lt, v, orEqual: true)..<Int(k.lt.end) { mark(postings[j]) }
-        for j in bound(k.lte, v, orEqual: false)..<Int(k.lte.end) { mark(postings[j]) }
+        markThresholds(above: k.gt, below: k.lt, v, mark)
+        markThresholds(above: k.gte, below: k.lte, v, inclusive: true, mark)
     }
 }

@@ -66,7 +66,7 @@ struct CountingIndex: Sendable {
     static let tagCount = 8
     static let maxClauses = 32
 
-    /// Each key's position in `keyed`, keyed by (key, 0, 0).
+    /// Each key's position in `keyed`.
     let keyIndex: FlatTable<Int32>
     let keyed: FrozenBuffer<Keyed>
     /// `PredicateProgram.keyBit` of the keys in `keyIndex`: most absent keys skip the lookup.
@@ -162,7 +162,7 @@ struct CountingIndex: Sendable {
             if initial[local] == .max { markedAtStart.append(Int32(local)) }
         }
         let pools = filing.pools()
-        keyIndex = FlatTable(pools.keys.indices.map { (key: pools.keys[$0], kind: 0, bits: 0, value: Int32($0)) }, filler: -1)
+        keyIndex = FlatTable(positionsOf: pools.keys)
         keyed = FrozenBuffer(pools.keyed)
         keyedBits = pools.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) }
         absentKeys = FrozenBuffer(pools.keyed.indices.filter { pools.keyed[$0].absent.end > pools.keyed[$0].absent.start }

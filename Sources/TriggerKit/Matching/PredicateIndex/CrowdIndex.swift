@@ -31,11 +31,11 @@ struct CrowdIndex: Sendable {
 
     var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
     var equalityEntries: [Int32] = []
-    /// Each key's range lists and bands, found through a flat table of positions (keyed by (key, 0, 0))
+    /// Each key's range lists and bands, found through a flat table of positions
     /// and probed in place: a dictionary lookup hashed the key and copied the lists out, retaining each.
-    var rangeAt = FlatTable<Int32>([(key: Int32, kind: UInt8, bits: UInt64, value: Int32)](), filler: -1)
+    var rangeAt = FlatTable<Int32>(positionsOf: [])
     var ranges = FrozenBuffer<RangeLists>([])
-    var bandAt = FlatTable<Int32>([(key: Int32, kind: UInt8, bits: UInt64, value: Int32)](), filler: -1)
+    var bandAt = FlatTable<Int32>(positionsOf: [])
     var bands = FrozenBuffer<BandIndex>([])
     var residual: [Int32] = []
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
@@ -136,9 +136,9 @@ struct CrowdIndex: Sendable {
         equality = FlatTable(spans, filler: PoolRange(start: 0, end: 0))
         let rangeKeyList = rangeBuild.keys.sorted(), bandKeyList = bandBuild.keys.sorted()
         ranges = FrozenBuffer(rangeKeyList.map { rangeBuild[$0]!.build() })
-        rangeAt = FlatTable(rangeKeyList.indices.map { (key: rangeKeyList[$0], kind: 0, bits: 0, value: Int32($0)) }, filler: -1)
+        rangeAt = FlatTable(positionsOf: rangeKeyList)
         bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!) })
-        bandAt = FlatTable(bandKeyList.indices.map { (key: bandKeyList[$0], kind: 0, bits: 0, value: Int32($0)) }, filler: -1)
+        bandAt = FlatTable(positionsOf: bandKeyList)
         for k in eq.keys { equalityKeys |= PredicateProgram.keyBit(k.key) }
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }

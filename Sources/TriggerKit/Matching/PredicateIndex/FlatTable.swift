@@ -68,3 +68,14 @@ extension FlatTable {
     @inline(__always)
     subscript(_ k: CrowdIndex.EqualityKey) -> Value? { value(key: k.key, kind: k.kind, bits: k.bits) }
 }
+
+extension FlatTable where Value == Int32 {
+    /// Each of `keys` (property keys, distinct) mapped to its position in the list.
+    init(positionsOf keys: [Int32]) {
+        self.init(keys.indices.map { (key: keys[$0], kind: 0, bits: 0, value: Int32($0)) }, filler: -1)
+    }
+
+    /// The position of property `key` in the list the table was built from.
+    @inline(__always)
+    func position(of key: Int32) -> Int32? { value(key: key, kind: 0, bits: 0) }
+}

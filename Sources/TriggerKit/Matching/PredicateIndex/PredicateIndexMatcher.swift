@@ -57,7 +57,7 @@ public struct PredicateIndexMatcher: Matcher {
         let runs = program.runs(for: buckets, merge: !bigCompanion)
         self.runs = runs
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
-        var countedBucket = [Bool](repeating: false, count: buckets.bucketCount)
+        var countedBuckets: [Int] = []
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
         var largestCrowd = 0, largestCounted = 0
@@ -68,8 +68,7 @@ public struct PredicateIndexMatcher: Matcher {
             guard range.count >= crowdThreshold,
                   !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program) else {
                 if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: runs.entries) {
-                    crowdOfBucket[b] = Int32(counted.count)  // offset by the crowds' count below
-                    countedBucket[b] = true
+                    countedBuckets.append(b)  // numbered after the crowds, below
                     counted.append(CountingIndex(entries: range, of: runs.entries, program: program))
                     largestCounted = max(largestCounted, range.count)
                 }
@@ -85,7 +84,8 @@ public struct PredicateIndexMatcher: Matcher {
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
         }
-        self.crowdOfBucket = FrozenBuffer(crowdOfBucket.indices.map { countedBucket[$0] ? Int32(crowds.count) + crowdOfBucket[$0] : crowdOfBucket[$0] })
+        for (k, b) in countedBuckets.enumerated() { crowdOfBucket[b] = Int32(crowds.count + k) }
+        self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
         self.largestCrowd = max(largestCrowd, largestCounted)
@@ -209,10 +209,10 @@ public struct PredicateIndexMatcher: Matcher {
                 for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.value(key: key, kind: 0, bits: 0) {
+            if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
                 (index.pointee.ranges.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
-            if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.value(key: key, kind: 0, bits: 0) {
+            if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
                 (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }

@@ -27,10 +27,18 @@ struct RangeLists: Sendable {
     /// First position whose threshold is not below `v` (or, with `orEqual`, above `v`).
     @inline(__always)
     static func bound(_ a: [Double], _ v: Double, orEqual: Bool) -> Int {
-        var lo = 0, hi = a.count
+        a.withUnsafeBufferPointer { $0.baseAddress.map { bound($0, from: 0, to: a.count, v, orEqual: orEqual) } ?? 0 }
+    }
+
+    /// The first position in `first..<end` of the sorted `thresholds` whose threshold is not below `v`
+    /// (or, with `orEqual`, above `v`); `end` when none. Bounds, not a `Range`: building one checks
+    /// its order, a trap test per probe.
+    @inline(__always)
+    static func bound(_ thresholds: UnsafePointer<Double>, from first: Int, to end: Int, _ v: Double, orEqual: Bool) -> Int {
+        var lo = first, hi = end
         while lo < hi {
-            let mid = (lo + hi) >> 1
-            if a[mid] < v || (orEqual && a[mid] == v) { lo = mid + 1 } else { hi = mid }
+            let mid = (lo &+ hi) >> 1
+            if thresholds[mid] < v || (orEqual && thresholds[mid] == v) { lo = mid &+ 1 } else { hi = mid }
         }
         return lo
     }
