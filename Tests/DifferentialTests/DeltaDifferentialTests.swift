@@ -77,7 +77,13 @@ final class DeltaDifferentialTests: XCTestCase {
         let donors = try Self.donors(spec, &rng)
         // `reference` is the oracle here (a from-scratch build per delta), not a subject: its writer
         // rebuilds like `indexed`'s, which is tested.
-        let strategies = StrategyRegistry.all.filter { $0.name != FloorMatcher.strategyName && $0.name != ReferenceMatcher.strategyName }
+        var strategies = StrategyRegistry.all.filter { $0.name != FloorMatcher.strategyName && $0.name != ReferenceMatcher.strategyName }
+            .map { (name: $0.name, makeWriter: $0.makeWriter) }
+        // The delta writers once more each way: every delta redirected where it can be, and every one layered.
+        for (way, limit) in [("redirected", Int.max), ("layered", -1)] {
+            strategies.append(("compiled, \(way)", { LayeredWriter<CompiledMatcher>($0, vocabulary: $1, symbols: $2, redirectLimit: limit) }))
+            strategies.append(("predicate-index, \(way)", { LayeredWriter<PredicateIndexMatcher>($0, vocabulary: $1, symbols: $2, redirectLimit: limit) }))
+        }
         let writers = try strategies.map { try $0.makeWriter(set, vocabulary, events.symbols) }
         var readers = writers.map { (matcher: $0.matcher, scratch: $0.matcher.makeScratch(for: events)) }
         var gone: [String] = []

@@ -18,6 +18,8 @@ public enum BuildTiming {
         /// Of the timed deltas (`measureDeltas`), how many were full rebuilds: a layered writer's merges,
         /// or all of them for a strategy that rebuilds.
         public var fullRebuilds: Int?
+        /// Of the timed deltas, how many were published as redirected snapshots (docs/deltas.md).
+        public var redirected: Int?
         /// jemalloc's bytes in use after the timed deltas minus before them (`measureDeltas`, an even
         /// number of deltas, so the writer holds the same set): what the deltas did not give back.
         public var heapGrowthBytes: Int?
@@ -63,7 +65,7 @@ public enum BuildTiming {
             let writer = try strategy.makeWriter(set, vocabulary, nil)
             var sequence = BenchDeltas(set, triggers: triggers)
             for _ in 0..<warmup { try writer.apply(sequence.next()) }
-            let rebuildsBefore = writer.rebuilds
+            let rebuildsBefore = writer.rebuilds, redirectsBefore = writer.redirects
             var nanos: [UInt64] = []
             nanos.reserveCapacity(deltas + 1)
             let heapBefore = AllocatorStats.allocatedBytes()
@@ -75,11 +77,12 @@ public enum BuildTiming {
                 nanos.append(Clock.now() &- t0)
                 withExtendedLifetime(matcher) {}
             }
-            let rebuilds = writer.rebuilds - rebuildsBefore
+            let rebuilds = writer.rebuilds - rebuildsBefore, redirected = writer.redirects - redirectsBefore
             let heapGrowth = AllocatorStats.allocatedBytes() - heapBefore
             let delta = sequence.next()
             let counted = try AllocatorStats.counting { try withExtendedLifetime(writer.apply(delta)) {} }
             var timed = row(name, nanos, counted, fullRebuilds: rebuilds)
+            timed.redirected = redirected
             timed.heapGrowthBytes = heapGrowth
             return timed
         }

@@ -2,10 +2,12 @@ import TriggerKit
 
 /// What a writer does per publication, made on the writer thread when it starts and dropped when it
 /// stops (a delta writer's state is then freed with it): `next` makes the matcher to publish, and
-/// `rebuilds` says how many of the matchers made so far were full builds.
+/// `rebuilds` says how many of the matchers made so far were full builds, `redirects` how many were
+/// redirected delta snapshots.
 struct WriterStep {
     let next: () throws -> any Matcher
     let rebuilds: () -> Int
+    var redirects: () -> Int = { 0 }
 
     /// A delta writer's first state, kept for the run: each repetition's writer restarts from it (on the
     /// writer thread, one at a time; `restarted()` only reads it).
@@ -29,8 +31,9 @@ struct WriterStep {
                 var deltas = BenchDeltas(set, triggers: n)
                 try writer.apply(deltas.next())
                 // Rebuilds of published deltas only: the untimed first one is not among the sets counted.
-                let untimed = writer.rebuilds
-                return WriterStep(next: { try writer.apply(deltas.next()) }, rebuilds: { writer.rebuilds - untimed })
+                let untimed = (writer.rebuilds, writer.redirects)
+                return WriterStep(next: { try writer.apply(deltas.next()) }, rebuilds: { writer.rebuilds - untimed.0 },
+                                  redirects: { writer.redirects - untimed.1 })
             }
         case .rebuild:
             return {

@@ -19,6 +19,7 @@ final class WriterThread: Sendable {
     private let buildNanos = Atomic<Int>(0)
     private let buildCPUNanos = Atomic<Int>(0)
     private let rebuildCount = Atomic<Int>(0)
+    private let redirectCount = Atomic<Int>(0)
 
     init(everyMs: Int, source: PublishedMatcher, makeStep: @escaping @Sendable () throws -> WriterStep) {
         self.everyMs = everyMs
@@ -62,6 +63,7 @@ final class WriterThread: Sendable {
             buildNanos.store(nanos, ordering: .relaxed)
             buildCPUNanos.store(cpuNanos, ordering: .relaxed)
             rebuildCount.store(step?.rebuilds() ?? 0, ordering: .relaxed)
+            redirectCount.store(step?.redirects() ?? 0, ordering: .relaxed)
             step = nil  // the writer's state goes before `done` says it stopped, so the heap reading after sees it gone
             // Releasing: `stop()` reads the count (and the build time) after acquiring it.
             done.store(count, ordering: .releasing)
@@ -79,8 +81,9 @@ final class WriterThread: Sendable {
         /// Seconds spent making them, by the clock and on the writer's CPU.
         var buildSeconds: Double
         var buildCPUSeconds: Double
-        /// How many of them were full builds.
+        /// How many of them were full builds, and how many redirected delta snapshots.
         var rebuilds: Int
+        var redirects = 0
     }
 
     /// Stops the writer and says what it did.
@@ -92,7 +95,8 @@ final class WriterThread: Sendable {
             // Relaxed: the acquiring load of `done` above already ordered the writer's store before this.
             if n >= 0 {
                 return Report(sets: n, buildSeconds: Double(buildNanos.load(ordering: .relaxed)) / 1e9,
-                              buildCPUSeconds: Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9, rebuilds: rebuildCount.load(ordering: .relaxed))
+                              buildCPUSeconds: Double(buildCPUNanos.load(ordering: .relaxed)) / 1e9, rebuilds: rebuildCount.load(ordering: .relaxed),
+                              redirects: redirectCount.load(ordering: .relaxed))
             }
             Thread.sleep(forTimeInterval: 0.001)
         }

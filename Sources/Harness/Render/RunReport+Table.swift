@@ -83,8 +83,9 @@ extension RunReport {
         for r in results {
             if let n = r.publishing?.publications, let before = r.publishing?.heapBytesBeforePublishing, let after = r.publishing?.heapBytesAfterPublishing {
                 let made = r.publishing?.deltaTriggers.map { k in
-                    String(format: "%d deltas of %d triggers published (%.1f µs of writer CPU each, %d of them full rebuilds)",
-                           n, k, (r.publishing?.rebuildCpuMsPerPublication ?? 0) * 1000, r.publishing?.fullRebuilds ?? 0)
+                    String(format: "%d deltas of %d triggers published (%.1f µs of writer CPU each, %d of them full rebuilds%@)",
+                           n, k, (r.publishing?.rebuildCpuMsPerPublication ?? 0) * 1000, r.publishing?.fullRebuilds ?? 0,
+                           r.publishing?.redirected.map { ", \($0) redirected" } ?? "")
                 } ?? String(format: "%d rebuilt sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.publishing?.rebuildMsPerPublication ?? 0, r.publishing?.rebuildCpuMsPerPublication ?? 0)
                 out.append(String(format: "%@ %@ ×%d: %@; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
                                   r.strategy, r.key.publication.rawValue, r.key.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))

@@ -10,6 +10,9 @@ public struct PublishingFigures: Codable, Sendable, Equatable {
     public var deltaTriggers: Int?
     /// Publications that were full builds: all of them without deltas, a delta writer's merges.
     public var fullRebuilds: Int?
+    /// Delta publications that were redirected snapshots (docs/deltas.md); nil without deltas and in
+    /// results written before they existed.
+    public var redirected: Int?
     /// jemalloc `stats.allocated` before the writer started and after it stopped: replaced sets must
     /// be freed, so the two differ by about one set, not by the sets published.
     public var heapBytesBeforePublishing: Int?

@@ -80,6 +80,7 @@ final class TimedRow {
             let report = writer.stop()
             writerTotals.sets += report.sets
             writerTotals.rebuilds += report.rebuilds
+            writerTotals.redirects += report.redirects
             writerTotals.buildSeconds += report.buildSeconds
             writerTotals.buildCPUSeconds += report.buildCPUSeconds
             source.publish(initial)
@@ -140,6 +141,7 @@ final class TimedRow {
                 rebuildMsPerPublication: w.sets == 0 ? nil : w.buildSeconds * 1000 / Double(w.sets),
                 rebuildCpuMsPerPublication: w.sets == 0 ? nil : w.buildCPUSeconds * 1000 / Double(w.sets),
                 deltaTriggers: configuration.writer?.deltaTriggers, fullRebuilds: w.rebuilds,
+                redirected: configuration.writer?.deltaTriggers == nil ? nil : w.redirects,
                 heapBytesBeforePublishing: heapBefore, heapBytesAfterPublishing: heapBefore.map { $0 + heapGrowth })
         }
         return MeasuredRow(key: key, matches: MatchFigures(events: count, checksum: checksum, candidates: candidates), timing: timing,

@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a base and every snapshot layered on it share: the scratch room they all fit in. A reader
 /// keeps its scratch while the family stays the same, and makes a new one when a merge starts another.
-final class DeltaFamily: Sendable {
+package final class DeltaFamily: Sendable {
     /// De-duplication stamps: the base's triggers, then room for the largest overlay.
     let scratchTriggers: Int
     /// Regex memo slots: the base's regexes (an overlay's are not memoised).
@@ -12,6 +12,23 @@ final class DeltaFamily: Sendable {
         self.scratchTriggers = scratchTriggers
         self.memoSlots = memoSlots
     }
+
+    /// A scratch every snapshot of this family can use.
+    func makeScratch(for events: EventColumns, listCapacity: Int, markCapacity: Int) -> MatchScratch {
+        MatchScratch(triggerCount: scratchTriggers, memoSlots: memoSlots, memoStride: MatchScratch.memoStride(regexes: memoSlots, for: events),
+                     listCapacity: listCapacity, markCapacity: markCapacity)
+    }
+
+    /// Whether `previous` is a snapshot of this family (so its scratch serves).
+    func includes(_ previous: any Matcher) -> Bool {
+        (previous as? any DeltaSnapshot)?.deltaFamily === self
+    }
+}
+
+/// A matcher a delta writer may publish: a layered snapshot, or a redirected base (nil family when built
+/// from a whole set).
+package protocol DeltaSnapshot: Matcher {
+    var deltaFamily: DeltaFamily? { get }
 }
 
 /// One delta-built snapshot's difference from its base: base triggers that no longer match (removed or
@@ -39,14 +56,22 @@ package final class DeltaLayer: @unchecked Sendable {
     let overlayPosition: FrozenBuffer<Int32>
     /// Whether results need anything done to them after the base has matched.
     let active: Bool
+    /// Whether the snapshot's base redirects every bucket the history touched (`RedirectedRuns`):
+    /// masked triggers are then never reached, and nothing is stamped, dropped or overlaid.
+    let redirected: Bool
+    /// Redirected: the position of each added trigger's slot (`baseCount + k`) in the snapshot's order.
+    let addedPosition: FrozenBuffer<Int32>
     let liveCount: Int
     private let materialized = Mutex<TriggerSet?>(nil)
 
     init(family: DeltaFamily, baseSet: TriggerSet, dead: FrozenBuffer<UInt64>, deadCount: Int, basePosition: FrozenBuffer<Int32>?,
-         overlay: OverlayRuns?, overlayTriggers: [Trigger], overlayPosition: [Int32], liveCount: Int) {
+         overlay: OverlayRuns?, overlayTriggers: [Trigger], overlayPosition: [Int32], liveCount: Int,
+         redirected: Bool = false, addedPosition: [Int32] = []) {
         self.deadCount = deadCount
+        self.redirected = redirected
+        self.addedPosition = FrozenBuffer(addedPosition)
         var stamped: [Int32] = []
-        if deadCount <= Self.stampLimit {
+        if deadCount <= Self.stampLimit, !redirected {
             for w in 0..<dead.count where dead[w] != 0 {
                 var bits = dead[w]
                 while bits != 0 {
@@ -71,8 +96,10 @@ package final class DeltaLayer: @unchecked Sendable {
         self.overlayTriggers = overlayTriggers
         self.overlayPosition = FrozenBuffer(overlayPosition)
         self.liveCount = liveCount
-        active = deadCount > 0 || basePosition != nil || overlay != nil
-        if !active { materialized.withLock { $0 = baseSet } }
+        // Redirected, base matches are already the snapshot's unless a base trigger left (positions shift).
+        active = redirected ? basePosition != nil : deadCount > 0 || basePosition != nil || overlay != nil
+        // Nothing changed since the base: its set is the snapshot's (a redirected layer is inactive with changes).
+        if deadCount == 0, basePosition == nil, overlayTriggers.isEmpty { materialized.withLock { $0 = baseSet } }
         let hot = UnsafeMutablePointer<View>.allocate(capacity: 1)
         hot.initialize(to: view)
         self.hot = UnsafePointer(hot)
@@ -91,8 +118,8 @@ package final class DeltaLayer: @unchecked Sendable {
     /// What matching reads, as plain pointers into this layer (see `OverlayRuns.View`).
     var view: View {
         View(active: active, baseCount: Int32(baseSet.triggers.count), dead: dead.base, stamped: stamped.base, stampedCount: stamped.count,
-             dropDead: deadCount > Self.stampLimit, basePosition: basePosition?.base, overlay: overlayView,
-             overlayFilter: overlayView?.pointee.filter, overlayPosition: overlayPosition.base)
+             dropDead: deadCount > Self.stampLimit && !redirected, basePosition: basePosition?.base, overlay: overlayView,
+             overlayFilter: overlayView?.pointee.filter, overlayPosition: redirected ? addedPosition.base : overlayPosition.base)
     }
 
     @inline(__always)

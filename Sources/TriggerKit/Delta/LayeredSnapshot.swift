@@ -1,5 +1,5 @@
 /// A strategy a delta writer can keep as the shared base of its snapshots (`compiled`, `predicate-index`).
-package protocol LayerableMatcher: Matcher {
+package protocol LayerableMatcher: DeltaSnapshot {
     associatedtype Snapshot: LayeredSnapshot where Snapshot.Base == Self
     init(_ set: TriggerSet, vocabulary: Vocabulary)
     /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
@@ -10,6 +10,16 @@ package protocol LayerableMatcher: Matcher {
     var memoSlots: Int { get }
     /// `match` after `scratch.begin()`.
     func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch)
+    var buckets: TriggerBuckets { get }
+    var program: PredicateProgram { get }
+    var runs: PredicateProgram.Runs { get }
+    /// Whether each product's (campaign's) run holds a copy of the any-purchase (any-push) bucket.
+    var mergedRuns: Bool { get }
+    /// Whether bucket `b` is scanned (neither indexed nor counted), so a snapshot may redirect its key.
+    func scans(bucket b: Int32) -> Bool
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs: the snapshot of
+    /// `layer`'s set, published as it is when the layer needs nothing done per event.
+    init(_ base: Self, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer)
 }
 
 extension CompiledMatcher: LayerableMatcher {
@@ -17,6 +27,9 @@ extension CompiledMatcher: LayerableMatcher {
     package var listCapacity: Int { 0 }
     package var markCapacity: Int { 0 }
     package var memoSlots: Int { program.regexes.count }
+    package var mergedRuns: Bool { runs.merged }
+    package func scans(bucket b: Int32) -> Bool { true }
+    package var deltaFamily: DeltaFamily? { delta?.family }
 }
 
 extension PredicateIndexMatcher: LayerableMatcher {
@@ -24,6 +37,9 @@ extension PredicateIndexMatcher: LayerableMatcher {
     package var listCapacity: Int { largestCrowd }
     package var markCapacity: Int { largestCounted }
     package var memoSlots: Int { program.regexes.count }
+    package var mergedRuns: Bool { runs.merged }
+    package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }
+    package var deltaFamily: DeltaFamily? { delta?.family }
 }
 
 /// A snapshot a delta writer publishes: a base matcher shared with every snapshot since the last
@@ -34,7 +50,7 @@ extension PredicateIndexMatcher: LayerableMatcher {
 /// generic struct: readers reach `match` through the protocol witness, and a generic struct's witness
 /// is its unspecialised body, which cost 52 instructions per event on `default` before the base's
 /// `match` was even called. A concrete type's witness calls a specialised body.
-package protocol LayeredSnapshot: Matcher {
+package protocol LayeredSnapshot: DeltaSnapshot {
     associatedtype Base: LayerableMatcher
     var base: Base { get }
     var layer: DeltaLayer { get }
@@ -53,15 +69,12 @@ extension LayeredSnapshot {
     package var triggerCount: Int { layer.liveCount }
 
     package func makeScratch(for events: EventColumns) -> MatchScratch {
-        let family = layer.family
-        return MatchScratch(triggerCount: family.scratchTriggers, memoSlots: family.memoSlots,
-                            memoStride: MatchScratch.memoStride(regexes: family.memoSlots, for: events), listCapacity: base.listCapacity,
-                            markCapacity: base.markCapacity)
+        layer.family.makeScratch(for: events, listCapacity: base.listCapacity, markCapacity: base.markCapacity)
     }
 
-    package func canReuseScratch(of previous: any Matcher) -> Bool {
-        (previous as? Self)?.layer.family === layer.family
-    }
+    package var deltaFamily: DeltaFamily? { layer.family }
+
+    package func canReuseScratch(of previous: any Matcher) -> Bool { layer.family.includes(previous) }
 }
 
 /// A delta snapshot of `compiled`. Unchecked Sendable: `hot` points into `layer`, immutable and kept alive by it.

@@ -15,6 +15,16 @@ struct OverlayRuns: Sendable {
     @inline(__always)
     static func key(kind: UInt8, id: Int32) -> UInt64 { UInt64(kind) << 32 | UInt64(UInt32(bitPattern: id)) }
 
+    /// The run key of the bucket `condition` is filed under (its strings interned in `symbols`).
+    static func key(of condition: Condition, _ symbols: SymbolTable) -> UInt64 {
+        switch condition {
+        case .customEvent(let name, _): key(kind: EventKindCode.customEvent.rawValue, id: symbols.lookup(name)!)
+        case .purchase(let product, _): key(kind: EventKindCode.purchase.rawValue, id: product.map { symbols.lookup($0)! } ?? -1)
+        case .pushClick(let campaign, _): key(kind: EventKindCode.pushClick.rawValue, id: campaign.map { symbols.lookup($0)! } ?? -1)
+        case .sessionStart: key(kind: EventKindCode.sessionStart.rawValue, id: -1)
+        }
+    }
+
     @inline(__always)
     static func filterBit(_ key: UInt64) -> (word: Int, bit: UInt64) {
         let h = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 54)  // 10 bits
@@ -31,16 +41,9 @@ struct OverlayRuns: Sendable {
         for t in set.triggers.indices {
             let conditions = set.triggers[t].conditions
             for c in conditions.indices {
-                let (kind, id): (EventKindCode, Int32)
-                switch conditions[c] {
-                case .customEvent(let name, _): (kind, id) = (.customEvent, symbols.lookup(name)!)
-                case .purchase(let product, _): (kind, id) = (.purchase, product.map { symbols.lookup($0)! } ?? -1)
-                case .pushClick(let campaign, _): (kind, id) = (.pushClick, campaign.map { symbols.lookup($0)! } ?? -1)
-                case .sessionStart: (kind, id) = (.sessionStart, -1)
-                }
                 guard var entry = program.entry(TriggerBuckets.Entry(trigger: Int32(t), condition: Int32(c))) else { continue }
                 entry.trigger = slotBase + Int32(t)
-                keyed.append((Self.key(kind: kind.rawValue, id: id), entry))
+                keyed.append((Self.key(of: conditions[c], symbols), entry))
             }
         }
         keyed.sort { $0.key < $1.key }

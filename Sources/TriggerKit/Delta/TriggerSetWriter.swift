@@ -10,6 +10,9 @@ public protocol TriggerSetWriter: AnyObject {
     var appliesDeltas: Bool { get }
     /// Full rebuilds so far (merges of the layer into a new base, or every delta when not applying).
     var rebuilds: Int { get }
+    /// Snapshots so far whose touched buckets were rebuilt into the base's lookups (docs/deltas.md,
+    /// "Redirected snapshots"): readers match them at a fresh build's cost. 0 for a rebuilding writer.
+    var redirects: Int { get }
     /// Applies `delta` and returns the new snapshot; a refused delta (`InputError`) changes nothing.
     @discardableResult
     func apply(_ delta: TriggerSetDelta) throws -> any Matcher
@@ -26,6 +29,7 @@ public final class RebuildingWriter: TriggerSetWriter {
     private let start: (set: TriggerSet, symbols: SymbolTable, matcher: any Matcher)
     public private(set) var matcher: any Matcher
     public private(set) var rebuilds = 0
+    public var redirects: Int { 0 }
     public var appliesDeltas: Bool { false }
     public var triggerCount: Int { currentSet.triggers.count }
 
@@ -60,13 +64,18 @@ public final class RebuildingWriter: TriggerSetWriter {
     }
 }
 
-/// The writer of a strategy that applies deltas (docs/deltas.md). Its snapshots share one base matcher;
-/// each adds a layer built from the delta's history since that base: the base triggers removed or
-/// replaced are masked, the triggers added or replaced are compiled into a small overlay. A delta
-/// costs the overlay's build, not the set's. When the overlay would pass `overlayLimit` triggers, or
-/// a quarter of the base is masked, the writer merges: it builds a new base from the current set.
+/// The writer of a strategy that applies deltas (docs/deltas.md). Its snapshots share one base matcher,
+/// and each is built from the delta history since that base, in one of two ways:
+/// - **redirected**: the buckets the history touched are rebuilt whole and the snapshot's lookups send
+///   their events there (`Redirection`), so matching costs what a fresh build's does;
+/// - **layered**, when a touched bucket is indexed or the touched buckets are big: the base triggers
+///   removed or replaced are masked, and the triggers added or replaced are compiled into a small overlay.
+/// Either costs the touched part's build, not the set's. When the history would pass `overlayLimit`
+/// triggers, or a quarter of the base is masked, the writer merges: it builds a new base from the current set.
 package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     package static var overlayLimit: Int { 256 }
+    /// The most live conditions a redirected snapshot recompiles; past it a delta is layered.
+    package static var redirectLimit: Int { 1_024 }
 
     private var symbols: SymbolTable
     private var base: Base
@@ -83,27 +92,36 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     /// base's end in order of addition) and current definition.
     private var pending: [String: (rank: Int, trigger: Trigger)] = [:]
     private var nextRank: Int
-    private var current: Base.Snapshot
+    /// The newest snapshot (a layered one, or a redirected base) and its history.
+    private var current: any Matcher
+    private var currentLayer: DeltaLayer
     /// The first snapshot and the table it began with (`restarted()`).
     private let start: (snapshot: Base.Snapshot, symbols: SymbolTable)
+    /// `redirectLimit` of this writer: -1 layers every delta (tests reach both ways with it).
+    private let redirectLimit: Int
     package private(set) var rebuilds = 0
+    /// Snapshots published redirected (the rest of the deltas were layered or merged).
+    package private(set) var redirects = 0
     package var appliesDeltas: Bool { true }
     package var matcher: any Matcher { current }
-    package var triggerCount: Int { current.layer.liveCount }
+    package var triggerCount: Int { currentLayer.liveCount }
 
     /// `symbols`: the table the readers' events were interned with (`vocabulary`'s, extended by theirs).
-    package init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil, redirectLimit: Int = LayeredWriter.redirectLimit) {
         self.symbols = symbols ?? vocabulary.symbols
+        self.redirectLimit = redirectLimit
         base = Base(set, vocabulary: vocabulary)
         baseSet = set
         (family, dead, removed, nextRank) = Self.fresh(count: set.triggers.count, memoSlots: base.memoSlots)
-        current = Self.clean(base, set, family)
-        start = (current, self.symbols)
+        let clean = Self.clean(base, set, family)
+        (current, currentLayer) = (clean, clean.layer)
+        start = (clean, self.symbols)
     }
 
-    private init(restarting start: (snapshot: Base.Snapshot, symbols: SymbolTable)) {
+    private init(restarting start: (snapshot: Base.Snapshot, symbols: SymbolTable), redirectLimit: Int) {
         self.start = start
-        current = start.snapshot
+        self.redirectLimit = redirectLimit
+        (current, currentLayer) = (start.snapshot, start.snapshot.layer)
         symbols = start.symbols
         base = start.snapshot.base
         baseSet = start.snapshot.layer.baseSet
@@ -111,7 +129,7 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         family = start.snapshot.layer.family
     }
 
-    package func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start) }
+    package func restarted() -> any TriggerSetWriter { LayeredWriter(restarting: start, redirectLimit: redirectLimit) }
 
     /// A snapshot of `base` alone.
     private static func clean(_ base: Base, _ set: TriggerSet, _ family: DeltaFamily) -> Base.Snapshot {
@@ -169,7 +187,14 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         if pending.count > Self.overlayLimit || deadCount * 4 > max(n0, 64) {
             merge()
         } else {
-            current = Base.Snapshot(base: base, layer: layer())
+            let order = pendingOrder()
+            if let redirected = redirectedSnapshot(order) {
+                (current, currentLayer) = redirected
+                redirects += 1
+            } else {
+                let layered = Base.Snapshot(base: base, layer: layer(order))
+                (current, currentLayer) = (layered, layered.layer)
+            }
         }
         return current
     }
@@ -185,12 +210,20 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         return FrozenBuffer(positions)
     }
 
-    /// The pending triggers in rank order, with their positions in the current set.
-    private func rankedPending() -> (triggers: [Trigger], positions: [Int32], liveCount: Int) {
-        let n0 = baseSet.triggers.count
-        // Sorted as (rank, index) pairs, then each trigger copied once, into the overlay's list.
+    private typealias PendingIndex = (rank: Int, index: Dictionary<String, (rank: Int, trigger: Trigger)>.Index)
+
+    /// `pending`'s indices in rank order: sorted as (rank, index) pairs, so each trigger is copied once.
+    private func pendingOrder() -> [PendingIndex] {
         var order = pending.indices.map { (rank: pending[$0].value.rank, index: $0) }
         order.sort { $0.rank < $1.rank }
+        return order
+    }
+
+    /// The pending triggers in rank order (`order`: `pendingOrder()`), with their positions in the current set.
+    private func rankedPending(_ order: [PendingIndex]? = nil)
+        -> (triggers: [Trigger], positions: [Int32], liveCount: Int) {
+        let n0 = baseSet.triggers.count
+        let order = order ?? pendingOrder()
         // Base triggers still in the set (a replaced one is masked in the base but counted here).
         let baseLive = n0 - removedCount
         var positions: [Int32] = []
@@ -211,8 +244,8 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     }
 
     /// The layer of the current history: the overlay compiled from the pending triggers in rank order.
-    private func layer() -> DeltaLayer {
-        let (triggers, positions, liveCount) = rankedPending()
+    private func layer(_ order: [PendingIndex]) -> DeltaLayer {
+        let (triggers, positions, liveCount) = rankedPending(order)
         var overlay: OverlayRuns?
         if !triggers.isEmpty {
             let overlaySet = TriggerSet(triggers: triggers, minimumTriggerInterval: baseSet.minimumTriggerInterval,
@@ -221,6 +254,43 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         }
         return DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
                           overlay: overlay, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount)
+    }
+
+    /// The snapshot of the current history with every touched bucket redirected (`Redirection`), or nil.
+    /// A replaced base trigger reports its base slot; the `k`-th added one (in rank order) slot `n0 + k`,
+    /// which is its position unless a base trigger left: then results are renumbered as in a layer.
+    /// Published as the redirected base itself when its layer has nothing to do per event, so readers run
+    /// exactly a base's code (a snapshot holding the base copied it to the stack for every event).
+    private func redirectedSnapshot(_ order: [PendingIndex]) -> (any Matcher, DeltaLayer)? {
+        guard redirectLimit >= 0 else { return nil }
+        let n0 = baseSet.triggers.count
+        var added: Int32 = 0
+        let items = order.map { p -> (slot: Int32, trigger: Trigger) in
+            let (rank, trigger) = pending.values[p.index]
+            if rank < n0 { return (Int32(rank), trigger) }
+            added += 1
+            return (Int32(n0) + added - 1, trigger)
+        }
+        var deadIndices: [Int] = []
+        deadIndices.reserveCapacity(deadCount)
+        for w in dead.indices where dead[w] != 0 {
+            var bits = dead[w]
+            while bits != 0 {
+                deadIndices.append(w * 64 + bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+        }
+        let mask = dead
+        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: deadIndices,
+                                                         isDead: { mask[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 },
+                                                         pending: items, symbols: symbols, limit: redirectLimit) else { return nil }
+        let (triggers, positions, liveCount) = rankedPending(order)
+        let baseLive = Int32(n0 - removedCount)
+        let layer = DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
+                               overlay: nil, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount, redirected: true,
+                               addedPosition: (0..<added).map { baseLive + $0 })
+        let redirected = Base(base, buckets: buckets, redirected: runs, layer: layer)
+        return (layer.active ? Base.Snapshot(base: redirected, layer: layer) : redirected, layer)
     }
 
     /// Builds a new base from the current set; the layer starts empty and readers make new scratches.
@@ -237,6 +307,7 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
         basePosition = nil
         pending = [:]
         rebuilds += 1
-        current = Self.clean(base, set, family)
+        let clean = Self.clean(base, set, family)
+        (current, currentLayer) = (clean, clean.layer)
     }
 }

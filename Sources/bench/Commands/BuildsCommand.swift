@@ -66,13 +66,14 @@ struct BuildsCommand: ParsableCommand {
         let what = deltaTriggers.map { "\(builds + builds % 2) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"
         try TextOutput.printLine("\(title): \(set.triggers.count) triggers · \(what)" + (pauseMs > 0 ? ", each after \(pauseMs) ms asleep" : ", back to back"))
         let unit = deltaTriggers == nil ? "build" : "delta"
-        try TextOutput.printLine("strategy".padding(toLength: max(15, rows.map(\.strategy.count).max() ?? 0), withPad: " ", startingAt: 0) + "  mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  heap Δ KB"))
+        try TextOutput.printLine("strategy".padding(toLength: max(15, rows.map(\.strategy.count).max() ?? 0), withPad: " ", startingAt: 0) + "  mean µs   p50 µs   p99 µs  mallocs/\(unit)   KB/\(unit)" + (deltaTriggers == nil ? "" : "  full rebuilds  redirected  heap Δ KB"))
         let width = max(15, rows.map(\.strategy.count).max() ?? 0)
         for r in rows {
             try TextOutput.printLine(r.strategy.padding(toLength: width, withPad: " ", startingAt: 0)
                 + String(format: "  %7.1f  %7.1f  %7.1f  %13.0f  %9.1f", r.meanMicroseconds, r.p50Microseconds, r.p99Microseconds,
                          r.allocationsPerBuild, r.bytesPerBuild / 1024)
                 + (r.fullRebuilds.map { String(format: "  %13d", $0) } ?? "")
+                + (r.redirected.map { String(format: "  %10d", $0) } ?? "")
                 + (r.heapGrowthBytes.map { String(format: "  %+10.1f", Double($0) / 1024) } ?? ""))
         }
     }

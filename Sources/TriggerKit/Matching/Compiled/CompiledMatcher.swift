@@ -3,24 +3,51 @@ import CPrefetch
 /// `compiled` (docs/strategies.md): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
 public struct CompiledMatcher: Matcher {
     public static let strategyName = "compiled"
-    public let triggerSet: TriggerSet
-    let buckets: TriggerBuckets
-    let program: PredicateProgram
+    /// The set built from; a redirected snapshot's set is its layer's (`delta`).
+    let builtSet: TriggerSet
+    /// A redirected delta snapshot's history (nil when built from a whole set).
+    let delta: DeltaLayer?
+    public var triggerSet: TriggerSet { delta?.triggerSet ?? builtSet }
+    package let buckets: TriggerBuckets
+    package let program: PredicateProgram
     /// One run of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
     /// product's (campaign's) unless that would double them (`PredicateProgram.runs`).
-    let runs: PredicateProgram.Runs
+    package let runs: PredicateProgram.Runs
     /// Whether each run holds its companion bucket's entries (else a purchase scans two runs).
     public var merged: Bool { runs.merged }
+    /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
+    let ownBuckets: Int32
+    let redirected: RedirectedRuns?
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
-        triggerSet = set
+        builtSet = set
+        delta = nil
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
         runs = program.runs(for: buckets)
+        ownBuckets = Int32(buckets.bucketCount)
+        redirected = nil
+    }
+
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
+    package init(_ base: CompiledMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
+        builtSet = base.builtSet
+        delta = layer
+        self.buckets = buckets
+        program = base.program
+        runs = base.runs
+        ownBuckets = base.ownBuckets
+        self.redirected = redirected
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events)
+        if let delta { return delta.family.makeScratch(for: events, listCapacity: 0, markCapacity: 0) }
+        return program.makeScratch(triggerCount: builtSet.triggers.count, for: events)
+    }
+
+    public func canReuseScratch(of previous: any Matcher) -> Bool {
+        if let delta { return delta.family.includes(previous) }
+        return (previous as? Self).map { $0.delta == nil && $0.builtSet === builtSet } ?? false
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
@@ -44,7 +71,16 @@ public struct CompiledMatcher: Matcher {
     /// each of them paid the scan's frame (six saved registers, 0x168 bytes of stack) to return at once.
     @inline(never)
     func scanBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        program.scan(runs.entries, runs.range(of: first), i, events, scratch)
-        if !runs.merged, a >= 0, b >= 0 { program.scan(runs.entries, runs.range(of: b), i, events, scratch) }
+        scan(first, i, events, scratch)
+        if !runs.merged, a >= 0, b >= 0 { scan(b, i, events, scratch) }
+    }
+
+    @inline(__always)
+    func scan(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        if bucket < ownBuckets {
+            program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)
+        } else {
+            redirected.unsafelyUnwrapped.scan(bucket, i, events, scratch)
+        }
     }
 }

@@ -1,7 +1,7 @@
 extension PredicateProgram {
     /// One (trigger, condition) of a bucket with everything its evaluation needs inline, so a
     /// bucket scan reads one contiguous array.
-    @usableFromInline struct Entry: Sendable, BitwiseCopyable {
+    @usableFromInline package struct Entry: Sendable, BitwiseCopyable {
         @usableFromInline var trigger: Int32
         /// -1 any; -2 an action no event can carry; else the push action id.
         @usableFromInline var action: Int32
@@ -66,7 +66,7 @@ extension PredicateProgram {
     }
 
     /// Compiled entries in one run per bucket (`runs(for:)`), as `compiled` and `predicate-index` scan them.
-    struct Runs: Sendable {
+    package struct Runs: Sendable {
         let entries: FrozenBuffer<Entry>
         /// Bucket `b`'s run is `entries[start[b]..<start[b + 1]]`.
         let start: FrozenBuffer<Int32>

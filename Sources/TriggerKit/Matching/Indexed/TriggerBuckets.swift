@@ -17,16 +17,19 @@
     @usableFromInline package let anyPurchase: Int32
     @usableFromInline package let anyPush: Int32
     @usableFromInline package let sessionStart: Int32
-    /// Keys below this are the vocabulary's (the lookup tables' length). Not the events' corpus count:
-    /// a matcher a delta writer builds knows strings the events were interned without.
-    @usableFromInline package let symbolCount: Int32
+    /// Each lookup table's length: keys at or past it have no bucket of that kind. The vocabulary's
+    /// count in a build (not the events' corpus count: a matcher a delta writer builds knows strings
+    /// the events were interned without); a redirected snapshot widens only the tables it changes.
+    @usableFromInline package let customCount: Int32
+    @usableFromInline package let purchaseCount: Int32
+    @usableFromInline package let pushCount: Int32
 
     @usableFromInline package init(_ set: TriggerSet, vocabulary: Vocabulary) {
         // One pass files each (trigger, condition) under a bucket key; a counting sort then lays the
         // buckets out contiguously in key order, keeping trigger order within a bucket. (Arrays of
         // arrays per symbol made every rebuild allocate once per non-empty bucket.)
         let n = Int(vocabulary.corpusCount)
-        symbolCount = Int32(n)
+        (customCount, purchaseCount, pushCount) = (Int32(n), Int32(n), Int32(n))
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
         // Keys: custom 0..<n, purchase n..<2n, push 2n..<3n, then any-purchase, any-push, session start.
         let anyPurchaseKey = 3 * n, anyPushKey = 3 * n + 1, sessionKey = 3 * n + 2, keyCount = 3 * n + 3
@@ -75,6 +78,65 @@
         bucketStart = starts
     }
 
+    private init(copying other: TriggerBuckets, customByName: [Int32], purchaseByProduct: [Int32], pushByCampaign: [Int32],
+                 anyPurchase: Int32, anyPush: Int32, sessionStart: Int32) {
+        entries = other.entries
+        bucketStart = other.bucketStart
+        self.customByName = customByName
+        self.purchaseByProduct = purchaseByProduct
+        self.pushByCampaign = pushByCampaign
+        self.anyPurchase = anyPurchase
+        self.anyPush = anyPush
+        self.sessionStart = sessionStart
+        (customCount, purchaseCount, pushCount) = (Int32(customByName.count), Int32(purchaseByProduct.count), Int32(pushByCampaign.count))
+    }
+
+    /// The bucket of a run key (`OverlayRuns.key(kind:id:)`), -1 when it has none.
+    package func bucket(ofKey key: UInt64) -> Int32 {
+        let id = Int32(bitPattern: UInt32(truncatingIfNeeded: key))
+        switch UInt8(truncatingIfNeeded: key >> 32) {
+        case EventKindCode.customEvent.rawValue: return id >= 0 && id < customCount ? customByName[Int(id)] : -1
+        case EventKindCode.purchase.rawValue: return id < 0 ? anyPurchase : id < purchaseCount ? purchaseByProduct[Int(id)] : -1
+        case EventKindCode.pushClick.rawValue: return id < 0 ? anyPush : id < pushCount ? pushByCampaign[Int(id)] : -1
+        default: return sessionStart
+        }
+    }
+
+    /// These lookups with each run key of `moves` sent to its bucket (-1: none). Only the tables of
+    /// kinds that move are copied, each only as wide as a key it sends to a bucket needs (a wider table
+    /// makes events with ids only the events know load a -1 instead of failing the bound test).
+    /// `entries` and `bucketStart` stay the original's: they describe its buckets, not the new ones.
+    package func redirecting(_ moves: [(key: UInt64, bucket: Int32)]) -> TriggerBuckets {
+        func moved(_ table: [Int32], _ kind: EventKindCode) -> [Int32] {
+            var width = table.count, touched = false
+            for (key, bucket) in moves where UInt8(truncatingIfNeeded: key >> 32) == kind.rawValue {
+                let id = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+                guard id >= 0 else { continue }
+                touched = true
+                if bucket >= 0 { width = max(width, id + 1) }
+            }
+            guard touched else { return table }
+            var copy = [Int32](repeating: -1, count: width)
+            copy.withUnsafeMutableBufferPointer { to in table.withUnsafeBufferPointer { from in _ = to.initialize(fromContentsOf: from) } }
+            for (key, bucket) in moves where UInt8(truncatingIfNeeded: key >> 32) == kind.rawValue {
+                let id = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+                if id >= 0, id < width { copy[id] = bucket }
+            }
+            return copy
+        }
+        var anyPurchase = anyPurchase, anyPush = anyPush, sessionStart = sessionStart
+        for (key, bucket) in moves where Int32(bitPattern: UInt32(truncatingIfNeeded: key)) < 0 {
+            switch UInt8(truncatingIfNeeded: key >> 32) {
+            case EventKindCode.purchase.rawValue: anyPurchase = bucket
+            case EventKindCode.pushClick.rawValue: anyPush = bucket
+            default: sessionStart = bucket
+            }
+        }
+        return TriggerBuckets(copying: self, customByName: moved(customByName, .customEvent), purchaseByProduct: moved(purchaseByProduct, .purchase),
+                              pushByCampaign: moved(pushByCampaign, .pushClick), anyPurchase: anyPurchase, anyPush: anyPush,
+                              sessionStart: sessionStart)
+    }
+
     @usableFromInline package var bucketCount: Int { bucketStart.count - 1 }
 
     /// For each bucket, the bucket every event that looks at it also looks at (the second of
@@ -90,14 +152,13 @@
     @inlinable @inline(__always)
     package func buckets(of i: Int, in events: EventView) -> (Int32, Int32) {
         let key = events.keys[i]
-        let known = key >= 0 && key < symbolCount
         switch events.kinds[i] {
         case EventKindCode.customEvent.rawValue:
-            return (known ? customByName[Int(key)] : -1, -1)
+            return (key >= 0 && key < customCount ? customByName[Int(key)] : -1, -1)
         case EventKindCode.purchase.rawValue:
-            return (known ? purchaseByProduct[Int(key)] : -1, anyPurchase)
+            return (key >= 0 && key < purchaseCount ? purchaseByProduct[Int(key)] : -1, anyPurchase)
         case EventKindCode.pushClick.rawValue:
-            return (known ? pushByCampaign[Int(key)] : -1, anyPush)
+            return (key >= 0 && key < pushCount ? pushByCampaign[Int(key)] : -1, anyPush)
         default:
             return (sessionStart, -1)
         }

@@ -17,11 +17,15 @@ public struct PredicateIndexMatcher: Matcher {
     /// when most of their conditions are countable; smaller ones are scanned.
     public static let countThreshold = 256
 
-    public let triggerSet: TriggerSet
-    let buckets: TriggerBuckets
-    let program: PredicateProgram
+    /// The set built from; a redirected snapshot's set is its layer's (`delta`).
+    let builtSet: TriggerSet
+    /// A redirected delta snapshot's history (nil when built from a whole set).
+    let delta: DeltaLayer?
+    public var triggerSet: TriggerSet { delta?.triggerSet ?? builtSet }
+    package let buckets: TriggerBuckets
+    package let program: PredicateProgram
     /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
-    let runs: PredicateProgram.Runs
+    package let runs: PredicateProgram.Runs
     /// Per bucket, the index in `crowds` of its run; -1 when the run is scanned; `crowds.count + k`
     /// when it is `counted[k]`. One load decides all three, and a scanned run tests only the sign, as
     /// before counting existed (a second test there cost every scanned event instructions).
@@ -32,6 +36,9 @@ public struct PredicateIndexMatcher: Matcher {
     let counted: FrozenBuffer<CountingIndex>
     /// The most conditions an indexed or counted run holds: room for every candidate its index can return.
     let largestCrowd: Int
+    /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
+    let ownBuckets: Int32
+    let redirected: RedirectedRuns?
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         self.init(set, vocabulary: vocabulary, crowdThreshold: Self.crowdThreshold, requirePruning: true)
@@ -43,7 +50,8 @@ public struct PredicateIndexMatcher: Matcher {
     /// `countThreshold`: the smallest bucket considered for a `CountingIndex` (tests lower it).
     public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
                 countThreshold: Int = Self.countThreshold) {
-        triggerSet = set
+        builtSet = set
+        delta = nil
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
         let program = PredicateProgram(set, vocabulary: vocabulary,
@@ -89,6 +97,23 @@ public struct PredicateIndexMatcher: Matcher {
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
         self.largestCrowd = max(largestCrowd, largestCounted)
+        ownBuckets = Int32(buckets.bucketCount)
+        redirected = nil
+    }
+
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
+    package init(_ base: PredicateIndexMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
+        builtSet = base.builtSet
+        delta = layer
+        self.buckets = buckets
+        program = base.program
+        runs = base.runs
+        crowdOfBucket = base.crowdOfBucket
+        crowds = base.crowds
+        counted = base.counted
+        largestCrowd = base.largestCrowd
+        ownBuckets = base.ownBuckets
+        self.redirected = redirected
     }
 
     /// The order in which the program lays out the conditions' clauses and predicates
@@ -152,7 +177,13 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        program.makeScratch(triggerCount: triggerSet.triggers.count, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
+        if let delta { return delta.family.makeScratch(for: events, listCapacity: largestCrowd, markCapacity: largestCounted) }
+        return program.makeScratch(triggerCount: builtSet.triggers.count, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
+    }
+
+    public func canReuseScratch(of previous: any Matcher) -> Bool {
+        if let delta { return delta.family.includes(previous) }
+        return (previous as? Self).map { $0.delta == nil && $0.builtSet === builtSet } ?? false
     }
 
     /// The most conditions a counted run holds: room for their mark words in a scratch.
@@ -185,6 +216,10 @@ public struct PredicateIndexMatcher: Matcher {
 
     @inline(__always)
     func search(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        guard bucket < ownBuckets else {
+            redirected.unsafelyUnwrapped.scan(bucket, i, events, scratch)
+            return
+        }
         let crowd = crowdOfBucket[Int(bucket)]
         if crowd < 0 {
             program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)

@@ -1,0 +1,105 @@
+/// Turns a delta writer's history into a base whose lookups send every touched bucket to rebuilt
+/// runs (`RedirectedRuns`, docs/deltas.md): the snapshot then matches as a fresh build does, with no
+/// layer to pay per event, at the cost of copying the touched buckets' live conditions per delta.
+enum Redirection {
+    /// The lookups and runs that redirect every bucket the history touched in `base`, or nil when that
+    /// is not cheap or not possible, and the delta is layered instead:
+    /// - a touched bucket is indexed or counted (its index would have to be rebuilt);
+    /// - a touched any-purchase or any-push bucket is copied behind other runs (all of them would);
+    /// - the touched buckets hold more than `limit` live conditions.
+    ///
+    /// `dead`: the base triggers removed or replaced since the base (base indices). `pending`: the
+    /// triggers added or replaced since it, in rank order, with the scratch slot each reports.
+    static func redirect<Base: LayerableMatcher>(_ base: Base, baseSet: TriggerSet, dead: [Int], isDead: (Int32) -> Bool,
+                                                 pending: [(slot: Int32, trigger: Trigger)], symbols: SymbolTable,
+                                                 limit: Int) -> (buckets: TriggerBuckets, runs: RedirectedRuns)? {
+        let buckets = base.buckets, merged = base.mergedRuns, runs = base.runs
+        // Every bucket a masked base trigger or a pending trigger is filed under, in first-touch order
+        // (a few dozen: linear searches beat hashing here), and the pending conditions filed under each.
+        // Each key is judged as it is met, so a delta that must be layered gives up early.
+        var touched: [UInt64] = []
+        var pendingConditions: [(key: UInt64, pending: Int32, condition: Int32)] = []
+        var total = 0
+        func touch(_ key: UInt64) -> Bool {
+            guard !touched.contains(key) else { return true }
+            touched.append(key)
+            let b = buckets.bucket(ofKey: key)
+            if b >= 0, !base.scans(bucket: b) { return false }
+            if merged, Self.isAny(key) { return false }
+            if b >= 0 { total += runs.range(of: b).count }
+            if b < 0, merged, let companion = Self.companion(of: key, buckets), companion >= 0 { total += runs.range(of: companion).count }
+            return total <= limit
+        }
+        for j in dead {
+            for c in baseSet.triggers[j].conditions where !touch(OverlayRuns.key(of: c, symbols)) { return nil }
+        }
+        for p in pending.indices {
+            let conditions = pending[p].trigger.conditions
+            for c in conditions.indices {
+                let key = OverlayRuns.key(of: conditions[c], symbols)
+                guard touch(key) else { return nil }
+                pendingConditions.append((key, Int32(p), Int32(c)))
+            }
+        }
+        guard total + pendingConditions.count <= limit else { return nil }
+        // The pending triggers compiled alone, then the touched buckets' entries of both programs
+        // gathered into one small program (`PredicateProgram.gathering`): its cost is the touched part's.
+        let pendingProgram = PredicateProgram(
+            TriggerSet(triggers: pending.map(\.trigger), minimumTriggerInterval: baseSet.minimumTriggerInterval,
+                       actionCategories: baseSet.actionCategories),
+            vocabulary: Vocabulary(symbols: symbols), memoize: false)
+        let sources = [PredicateProgram.GatherSource(program: base.program, regexOffset: 0),
+                       PredicateProgram.GatherSource(program: pendingProgram, regexOffset: Int32(base.program.regexes.count))]
+        var items: [(source: Int, entry: PredicateProgram.Entry)] = []
+        items.reserveCapacity(total)
+        var start: [Int32] = [0]
+        var moves: [(key: UInt64, bucket: Int32)] = []
+        moves.reserveCapacity(touched.count)
+        let first = Int32(buckets.bucketCount)
+        for key in touched {
+            let before = items.count
+            let b = buckets.bucket(ofKey: key)
+            if b >= 0 {
+                // A merged product (campaign) run already ends with its any-purchase (any-push) copy.
+                for k in runs.range(of: b) where !isDead(runs.entries[k].trigger) { items.append((0, runs.entries[k])) }
+            }
+            var fromPending = false
+            for (k, p, c) in pendingConditions where k == key {
+                guard var entry = pendingProgram.entry(TriggerBuckets.Entry(trigger: p, condition: c)) else { continue }
+                entry.trigger = pending[Int(p)].slot
+                items.append((1, entry))
+                fromPending = true
+            }
+            if b < 0, fromPending, merged, let companion = Self.companion(of: key, buckets), companion >= 0 {
+                for k in runs.range(of: companion) { items.append((0, runs.entries[k])) }
+            }
+            if items.count == before {
+                moves.append((key, -1))
+            } else {
+                moves.append((key, first + Int32(start.count - 1)))
+                start.append(Int32(items.count))
+            }
+        }
+        let (program, entries) = PredicateProgram.gathering(sources, items, regexes: base.program.regexes + pendingProgram.regexes)
+        let redirected = RedirectedRuns(program: program, entries: entries, start: FrozenBuffer(start), firstBucket: first)
+        return (buckets.redirecting(moves), redirected)
+    }
+
+    /// Whether `key` is the any-purchase or any-push bucket's.
+    static func isAny(_ key: UInt64) -> Bool {
+        let kind = UInt8(truncatingIfNeeded: key >> 32)
+        return Int32(bitPattern: UInt32(truncatingIfNeeded: key)) < 0
+            && (kind == EventKindCode.purchase.rawValue || kind == EventKindCode.pushClick.rawValue)
+    }
+
+    /// The bucket every event of `key` also looks at (any-purchase for a product, any-push for a
+    /// campaign), or nil.
+    static func companion(of key: UInt64, _ buckets: TriggerBuckets) -> Int32? {
+        guard Int32(bitPattern: UInt32(truncatingIfNeeded: key)) >= 0 else { return nil }
+        switch UInt8(truncatingIfNeeded: key >> 32) {
+        case EventKindCode.purchase.rawValue: return buckets.anyPurchase
+        case EventKindCode.pushClick.rawValue: return buckets.anyPush
+        default: return nil
+        }
+    }
+}
