@@ -1,6 +1,6 @@
 /// Turns a delta writer's history into a base whose lookups send every touched bucket to rebuilt
 /// runs (`RedirectedRuns`, docs/deltas.md): the snapshot then matches as a fresh build does, with no
-/// layer to pay per event, at the cost of copying the touched buckets' live conditions per delta.
+/// layer to pay per event, at the cost of copying the touched buckets' live entries per delta.
 enum Redirection {
     /// The lookups and runs that redirect every bucket the history touched in `base`, or nil when that
     /// is not cheap or not possible, and the delta is layered instead:
@@ -42,46 +42,46 @@ enum Redirection {
             }
         }
         guard total + pendingConditions.count <= limit else { return nil }
-        // The pending triggers compiled alone, then the touched buckets' entries of both programs
-        // gathered into one small program (`PredicateProgram.gathering`): its cost is the touched part's.
+        // The pending triggers compiled alone; each touched bucket's run is then the base's live
+        // entries (evaluated against the base's program) followed by the pending ones.
         let pendingProgram = PredicateProgram(
             TriggerSet(triggers: pending.map(\.trigger), minimumTriggerInterval: baseSet.minimumTriggerInterval,
                        actionCategories: baseSet.actionCategories),
             vocabulary: Vocabulary(symbols: symbols), memoize: false)
-        let sources = [PredicateProgram.GatherSource(program: base.program, regexOffset: 0),
-                       PredicateProgram.GatherSource(program: pendingProgram, regexOffset: Int32(base.program.regexes.count))]
-        var items: [(source: Int, entry: PredicateProgram.Entry)] = []
-        items.reserveCapacity(total)
-        var start: [Int32] = [0]
+        var entries = FrozenBuffer<PredicateProgram.Entry>.Builder(capacity: total + 1)
+        var start = FrozenBuffer<Int32>.Builder(capacity: touched.count + 1), split = FrozenBuffer<Int32>.Builder(capacity: touched.count)
+        start.append(0)
         var moves: [(key: UInt64, bucket: Int32)] = []
         moves.reserveCapacity(touched.count)
         let first = Int32(buckets.bucketCount)
+        var fromPending: [PredicateProgram.Entry] = []
         for key in touched {
-            let before = items.count
-            let b = buckets.bucket(ofKey: key)
-            if b >= 0 {
-                // A merged product (campaign) run already ends with its any-purchase (any-push) copy.
-                for k in runs.range(of: b) where !isDead(runs.entries[k].trigger) { items.append((0, runs.entries[k])) }
-            }
-            var fromPending = false
+            let before = entries.count
+            fromPending.removeAll(keepingCapacity: true)
             for (k, p, c) in pendingConditions where k == key {
                 guard var entry = pendingProgram.entry(TriggerBuckets.Entry(trigger: p, condition: c)) else { continue }
                 entry.trigger = pending[Int(p)].slot
-                items.append((1, entry))
-                fromPending = true
+                fromPending.append(entry)
             }
-            if b < 0, fromPending, merged, let companion = Self.companion(of: key, buckets), companion >= 0 {
-                for k in runs.range(of: companion) { items.append((0, runs.entries[k])) }
+            let b = buckets.bucket(ofKey: key)
+            if b >= 0 {
+                // A merged product (campaign) run already ends with its any-purchase (any-push) copy.
+                for k in runs.range(of: b) where !isDead(runs.entries[k].trigger) { entries.append(runs.entries[k]) }
+            } else if !fromPending.isEmpty, merged, let companion = Self.companion(of: key, buckets), companion >= 0 {
+                for k in runs.range(of: companion) { entries.append(runs.entries[k]) }
             }
-            if items.count == before {
+            let middle = entries.count
+            for e in fromPending { entries.append(e) }
+            if entries.count == before {
                 moves.append((key, -1))
             } else {
-                moves.append((key, first + Int32(start.count - 1)))
-                start.append(Int32(items.count))
+                moves.append((key, first + Int32(split.count)))
+                split.append(Int32(middle))
+                start.append(Int32(entries.count))
             }
         }
-        let (program, entries) = PredicateProgram.gathering(sources, items, regexes: base.program.regexes + pendingProgram.regexes)
-        let redirected = RedirectedRuns(program: program, entries: entries, start: FrozenBuffer(start), firstBucket: first)
+        let redirected = RedirectedRuns(baseProgram: base.program, pendingProgram: pendingProgram, entries: entries.freeze(),
+                                        start: start.freeze(), split: split.freeze(), firstBucket: first)
         return (buckets.redirecting(moves), redirected)
     }
 

@@ -194,25 +194,6 @@
                         numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
     }
 
-    /// A program of ready tables and no trigger bookkeeping (`entry(_:)` is not for it): what
-    /// `gathering` copies the clauses of other programs' entries into.
-    init(predicates: FrozenBuffer<Predicate>, clauseStart: FrozenBuffer<Int32>, stringSets: FrozenBuffer<Int32>,
-         numberSetTags: FrozenBuffer<UInt8>, numberSetBits: FrozenBuffer<UInt64>, regexes: [CompiledRegex]) {
-        self.predicates = predicates
-        self.clauseStart = clauseStart
-        conditions = []
-        conditionStart = []
-        self.stringSets = stringSets
-        self.numberSetTags = numberSetTags
-        self.numberSetBits = numberSetBits
-        self.regexes = regexes
-        regexBuffer = FrozenBuffer(regexes)
-        windowFrom = []
-        windowTo = []
-        tables = Tables(predicates: predicates.base, clauseStart: clauseStart.base, stringSets: stringSets.base,
-                        numberSetTags: numberSetTags.base, numberSetBits: numberSetBits.base, regexes: regexBuffer.base)
-    }
-
     /// Lays the clauses and predicates of the conditions out in `order` (see `init`), updating the
     /// conditions' clause ranges; the set pools and regexes they point into stay where they are.
     static func reorder(_ predicates: inout FrozenBuffer<Predicate>.Builder, _ clauseStart: inout FrozenBuffer<Int32>.Builder,

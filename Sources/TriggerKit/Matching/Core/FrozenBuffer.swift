@@ -65,15 +65,6 @@ extension FrozenBuffer where Element: BitwiseCopyable {
             count += 1
         }
 
-        /// Appends `n` elements copied from `source`. A loop, not `memmove`: the runs copied are a few
-        /// elements long, and a call per copy cost more than the copying.
-        mutating func append(contentsOf source: UnsafePointer<Element>, count n: Int) {
-            if count + n > capacity { resize(to: Swift.max(capacity * 2, count + n)) }
-            let to = base + count
-            for k in 0..<n { (to + k).initialize(to: source[k]) }
-            count += n
-        }
-
         subscript(i: Int) -> Element {
             get {
                 precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
