@@ -29,7 +29,7 @@ extension CompiledMatcher: LayerableMatcher {
     package var memoSlots: Int { program.regexes.count }
     package var mergedRuns: Bool { runs.merged }
     package func scans(bucket b: Int32) -> Bool { true }
-    package var deltaFamily: DeltaFamily? { delta?.family }
+    package var deltaFamily: DeltaFamily? { origin.delta?.family }
 }
 
 extension PredicateIndexMatcher: LayerableMatcher {
@@ -39,7 +39,7 @@ extension PredicateIndexMatcher: LayerableMatcher {
     package var memoSlots: Int { program.regexes.count }
     package var mergedRuns: Bool { runs.merged }
     package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }
-    package var deltaFamily: DeltaFamily? { delta?.family }
+    package var deltaFamily: DeltaFamily? { origin.delta?.family }
 }
 
 /// A snapshot a delta writer publishes: a base matcher shared with every snapshot since the last

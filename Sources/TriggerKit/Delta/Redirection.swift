@@ -27,7 +27,11 @@ enum Redirection {
             if b >= 0, !base.scans(bucket: b) { return false }
             if merged, Self.isAny(key) { return false }
             if b >= 0 { total += runs.range(of: b).count }
-            if b < 0, merged, let companion = Self.companion(of: key, buckets), companion >= 0 { total += runs.range(of: companion).count }
+            if b < 0, merged, let companion = Self.companion(of: key, buckets), companion >= 0 {
+                // A new product's (campaign's) run copies its any-purchase (any-push) run, which must be scanned too.
+                guard base.scans(bucket: companion) else { return false }
+                total += runs.range(of: companion).count
+            }
             return total <= limit
         }
         for j in dead {

@@ -58,7 +58,11 @@ extension HTMLReport {
         guard !rows.isEmpty else { return "" }
         var s = "<h3>Publication</h3>\n<table>\n<tr><th>row</th><th>published</th><th>build ms (clock)</th><th>build ms (writer CPU)</th><th>heap before MB</th><th>heap after MB</th><th>mean ns/event</th></tr>\n"
         for row in rows {
-            let published = row.publishing.map { p in p.deltaTriggers.map { "\(p.publications) deltas of \($0)" } ?? "\(p.publications) rebuilt sets" } ?? "–"
+            let published = row.publishing.map { p in
+                p.deltaTriggers.map { k in
+                    "\(p.publications) deltas of \(k)" + (p.fullRebuilds.map { ", \($0) full rebuilds" } ?? "") + (p.redirected.map { ", \($0) redirected" } ?? "")
+                } ?? "\(p.publications) rebuilt sets"
+            } ?? "–"
             s += "<tr><td>\(Self.escape(row.key.label))</td><td>\(Self.escape(published))</td>"
             s += String(format: "<td>%.3f</td><td>%.3f</td>", row.publishing?.rebuildMsPerPublication ?? 0, row.publishing?.rebuildCpuMsPerPublication ?? 0)
             s += String(format: "<td>%.2f</td><td>%.2f</td><td>%@</td></tr>\n", Double(row.publishing?.heapBytesBeforePublishing ?? 0) / 1e6,

@@ -3,11 +3,9 @@ import CPrefetch
 /// `compiled` (docs/strategies.md): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
 public struct CompiledMatcher: Matcher {
     public static let strategyName = "compiled"
-    /// The set built from; a redirected snapshot's set is its layer's (`delta`).
-    let builtSet: TriggerSet
-    /// A redirected delta snapshot's history (nil when built from a whole set).
-    let delta: DeltaLayer?
-    public var triggerSet: TriggerSet { delta?.triggerSet ?? builtSet }
+    /// The set built from, or a redirected delta snapshot's history.
+    let origin: SetOrigin
+    public var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
     /// One run of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
@@ -20,8 +18,7 @@ public struct CompiledMatcher: Matcher {
     let redirected: RedirectedRuns?
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
-        builtSet = set
-        delta = nil
+        origin = SetOrigin(built: set, delta: nil)
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
         runs = program.runs(for: buckets)
@@ -31,8 +28,7 @@ public struct CompiledMatcher: Matcher {
 
     /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
     package init(_ base: CompiledMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
-        builtSet = base.builtSet
-        delta = layer
+        origin = SetOrigin(built: base.origin.built, delta: layer)
         self.buckets = buckets
         program = base.program
         runs = base.runs
@@ -41,13 +37,11 @@ public struct CompiledMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        if let delta { return delta.family.makeScratch(for: events, listCapacity: 0, markCapacity: 0) }
-        return program.makeScratch(triggerCount: builtSet.triggers.count, for: events)
+        origin.makeScratch(program, for: events, listCapacity: 0, markCapacity: 0)
     }
 
     public func canReuseScratch(of previous: any Matcher) -> Bool {
-        if let delta { return delta.family.includes(previous) }
-        return (previous as? Self).map { $0.delta == nil && $0.builtSet === builtSet } ?? false
+        origin.canReuseScratch(of: previous, previousOrigin: (previous as? Self)?.origin)
     }
 
     public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {

@@ -111,7 +111,8 @@
             var width = table.count, touched = false
             for (key, bucket) in moves where UInt8(truncatingIfNeeded: key >> 32) == kind.rawValue {
                 let id = Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
-                guard id >= 0 else { continue }
+                // A key past the table that goes nowhere changes nothing.
+                guard id >= 0, id < table.count || bucket >= 0 else { continue }
                 touched = true
                 if bucket >= 0 { width = max(width, id + 1) }
             }

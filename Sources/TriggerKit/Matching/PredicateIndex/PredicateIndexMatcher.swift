@@ -17,11 +17,9 @@ public struct PredicateIndexMatcher: Matcher {
     /// when most of their conditions are countable; smaller ones are scanned.
     public static let countThreshold = 256
 
-    /// The set built from; a redirected snapshot's set is its layer's (`delta`).
-    let builtSet: TriggerSet
-    /// A redirected delta snapshot's history (nil when built from a whole set).
-    let delta: DeltaLayer?
-    public var triggerSet: TriggerSet { delta?.triggerSet ?? builtSet }
+    /// The set built from, or a redirected delta snapshot's history.
+    let origin: SetOrigin
+    public var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
     /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
@@ -50,8 +48,7 @@ public struct PredicateIndexMatcher: Matcher {
     /// `countThreshold`: the smallest bucket considered for a `CountingIndex` (tests lower it).
     public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
                 countThreshold: Int = Self.countThreshold) {
-        builtSet = set
-        delta = nil
+        origin = SetOrigin(built: set, delta: nil)
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
         let program = PredicateProgram(set, vocabulary: vocabulary,
@@ -103,8 +100,7 @@ public struct PredicateIndexMatcher: Matcher {
 
     /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
     package init(_ base: PredicateIndexMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
-        builtSet = base.builtSet
-        delta = layer
+        origin = SetOrigin(built: base.origin.built, delta: layer)
         self.buckets = buckets
         program = base.program
         runs = base.runs
@@ -177,13 +173,11 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        if let delta { return delta.family.makeScratch(for: events, listCapacity: largestCrowd, markCapacity: largestCounted) }
-        return program.makeScratch(triggerCount: builtSet.triggers.count, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
+        origin.makeScratch(program, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
     }
 
     public func canReuseScratch(of previous: any Matcher) -> Bool {
-        if let delta { return delta.family.includes(previous) }
-        return (previous as? Self).map { $0.delta == nil && $0.builtSet === builtSet } ?? false
+        origin.canReuseScratch(of: previous, previousOrigin: (previous as? Self)?.origin)
     }
 
     /// The most conditions a counted run holds: room for their mark words in a scratch.
