@@ -8,9 +8,10 @@ enum Redirection {
     /// - a touched any-purchase or any-push bucket is copied behind other runs (all of them would);
     /// - the touched buckets hold more than `limit` live conditions.
     ///
-    /// `dead`: the base triggers removed or replaced since the base (base indices). `pending`: the
+    /// `dead`: the base triggers removed or replaced since the base (base indices; `deadBits`: the same
+    /// as a bit per base index). `pending`: the
     /// triggers added or replaced since it, in rank order, with the scratch slot each reports.
-    static func redirect<Base: LayerableMatcher>(_ base: Base, baseSet: TriggerSet, dead: [Int], isDead: (Int32) -> Bool,
+    static func redirect<Base: LayerableMatcher>(_ base: Base, baseSet: TriggerSet, dead: [Int], deadBits: [UInt64],
                                                  pending: [(slot: Int32, trigger: Trigger)], symbols: SymbolTable,
                                                  limit: Int) -> (buckets: TriggerBuckets, runs: RedirectedRuns)? {
         let buckets = base.buckets, merged = base.mergedRuns, runs = base.runs
@@ -52,7 +53,7 @@ enum Redirection {
             TriggerSet(triggers: pending.map(\.trigger), minimumTriggerInterval: baseSet.minimumTriggerInterval,
                        actionCategories: baseSet.actionCategories),
             vocabulary: Vocabulary(symbols: symbols), memoize: false)
-        var entries = FrozenBuffer<PredicateProgram.Entry>.Builder(capacity: total + 1)
+        var entries = FrozenBuffer<PredicateProgram.Entry>.Builder(capacity: total + pendingConditions.count + 1)
         var start = FrozenBuffer<Int32>.Builder(capacity: touched.count + 1), split = FrozenBuffer<Int32>.Builder(capacity: touched.count)
         start.append(0)
         var moves: [(key: UInt64, bucket: Int32)] = []
@@ -70,7 +71,12 @@ enum Redirection {
             let b = buckets.bucket(ofKey: key)
             if b >= 0 {
                 // A merged product (campaign) run already ends with its any-purchase (any-push) copy.
-                for k in runs.range(of: b) where !isDead(runs.entries[k].trigger) { entries.append(runs.entries[k]) }
+                deadBits.withUnsafeBufferPointer { bits in
+                    for k in runs.range(of: b) {
+                        let t = Int(runs.entries[k].trigger)
+                        if bits[t >> 6] & (1 &<< UInt64(t & 63)) == 0 { entries.append(runs.entries[k]) }
+                    }
+                }
             } else if !fromPending.isEmpty, merged, let companion = Self.companion(of: key, buckets), companion >= 0 {
                 for k in runs.range(of: companion) { entries.append(runs.entries[k]) }
             }
@@ -84,7 +90,8 @@ enum Redirection {
                 start.append(Int32(entries.count))
             }
         }
-        let redirected = RedirectedRuns(baseProgram: base.program, pendingProgram: pendingProgram, entries: entries.freeze(),
+        // Not shrunk: a snapshot lives a few milliseconds, and the shrinking copy cost more than the room.
+        let redirected = RedirectedRuns(baseProgram: base.program, pendingProgram: pendingProgram, entries: entries.freeze(shrinking: false),
                                         start: start.freeze(), split: split.freeze(), firstBucket: first)
         return (buckets.redirecting(moves), redirected)
     }

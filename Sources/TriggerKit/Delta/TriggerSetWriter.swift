@@ -280,10 +280,8 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
                 bits &= bits &- 1
             }
         }
-        let mask = dead
-        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: deadIndices,
-                                                         isDead: { mask[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 },
-                                                         pending: items, symbols: symbols, limit: redirectLimit) else { return nil }
+        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: deadIndices, deadBits: dead, pending: items,
+                                                         symbols: symbols, limit: redirectLimit) else { return nil }
         let (triggers, positions, liveCount) = rankedPending(order)
         let baseLive = Int32(n0 - removedCount)
         let layer = DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,

@@ -99,9 +99,11 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         }
 
         /// The appended elements as a frozen buffer (the memory changes hands; nothing is copied).
-        consuming func freeze() -> FrozenBuffer<Element> {
+        /// `shrinking: false` keeps the spare capacity: for short-lived buffers, where the shrinking
+        /// `realloc` (a copy, with jemalloc) cost more than the memory.
+        consuming func freeze(shrinking: Bool = true) -> FrozenBuffer<Element> {
             // Down to size first (the matcher keeps it as long as the set lives); shrinking stays in place.
-            if capacity > Swift.max(count, 1) { resize(to: Swift.max(count, 1)) }
+            if shrinking, capacity > Swift.max(count, 1) { resize(to: Swift.max(count, 1)) }
             let frozen = FrozenBuffer(adopting: base, count: count)
             discard self
             return frozen
