@@ -19,6 +19,17 @@ final class BuildTimingTests: XCTestCase {
         }
     }
 
+    /// The deltas `bench run --delta-triggers 10` publishes on `default` are redirected, every one:
+    /// docs/results.md's delta figures are for that path, and a change that sent them back to the
+    /// layer would change them without failing anything else.
+    func testTheBenchsDeltasOnDefaultAreAllRedirected() throws {
+        let set = try WorkloadGenerator.corpus(WorkloadSpec.load("default"))
+        let strategies = try ["compiled", "predicate-index", "indexed"].map(StrategyRegistry.option)
+        let rows = try BuildTiming.measureDeltas(set, strategies: strategies, triggers: 10, deltas: 20, warmup: 2)
+        XCTAssertEqual(rows.map(\.redirected), [20, 20, 0])
+        XCTAssertEqual(rows.map(\.fullRebuilds), [0, 0, 20])
+    }
+
     /// `--pause-ms`: each timed build follows a sleep, and the sleep is not part of the build's time.
     func testPausesComeBeforeEachBuildAndAreNotTimed() throws {
         let spec = try WorkloadGenerator.corpus(WorkloadSpec.load("tiny"))
