@@ -40,11 +40,19 @@ public final class AtomicFile {
         }
         if exists, kind == S_IFIFO {
             // Opened without blocking: a FIFO nobody reads would hold the command before it starts.
-            let probe = openNonBlocking(path)
-            guard probe >= 0 else {
+            let fd = openNonBlocking(path)
+            guard fd >= 0 else {
                 throw InputError(file: path, path: "", reason: "is a FIFO that nothing reads (\(String(cString: strerror(errno)))); start its reader first, or give a file")
             }
-            close(probe)
+            // This descriptor is the one written, made blocking: closing it and opening again let a
+            // reader that reads to the end (`cat`) take the close for the end and leave, and the second
+            // open then waited for a reader for ever.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            target = path
+            temporaryPath = nil
+            signalSlot = -1
+            writer = DescriptorWriter(descriptor: fd, name: path)
+            return
         }
         if exists, kind != S_IFREG {
             // Nothing to replace atomically: a pipe or a device is written as it is.
