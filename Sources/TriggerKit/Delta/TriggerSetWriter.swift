@@ -11,7 +11,7 @@ public protocol TriggerSetWriter: AnyObject {
     /// Full rebuilds so far (merges of the layer into a new base, or every delta when not applying).
     var rebuilds: Int { get }
     /// Snapshots so far whose touched buckets were rebuilt into the base's lookups (docs/deltas.md,
-    /// "Redirected snapshots"): readers match them at a fresh build's cost. 0 for a rebuilding writer.
+    /// "Writers"): readers match them at a fresh build's cost. 0 for a rebuilding writer.
     var redirects: Int { get }
     /// Applies `delta` and returns the new snapshot; a refused delta (`InputError`) changes nothing.
     @discardableResult
@@ -74,7 +74,8 @@ public final class RebuildingWriter: TriggerSetWriter {
 /// triggers, or a quarter of the base is masked, the writer merges: it builds a new base from the current set.
 package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     package static var overlayLimit: Int { 256 }
-    /// The most live conditions a redirected snapshot recompiles; past it a delta is layered.
+    /// The most entries a redirected snapshot copies (the touched buckets' live conditions); past it a
+    /// delta is layered.
     package static var redirectLimit: Int { 1_024 }
 
     private var symbols: SymbolTable
