@@ -15,6 +15,12 @@ struct OverlayRuns: Sendable {
     @inline(__always)
     static func key(kind: UInt8, id: Int32) -> UInt64 { UInt64(kind) << 32 | UInt64(UInt32(bitPattern: id)) }
 
+    /// The kind and the interned id (-1: the kind's "any" bucket) a run key was made of.
+    @inline(__always)
+    static func kind(of key: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: key >> 32) }
+    @inline(__always)
+    static func id(of key: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: key)) }
+
     /// The run key of the bucket `condition` is filed under (its strings interned in `symbols`).
     static func key(of condition: Condition, _ symbols: SymbolTable) -> UInt64 {
         switch condition {

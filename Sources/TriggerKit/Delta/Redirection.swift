@@ -8,10 +8,9 @@ enum Redirection {
     /// - a touched any-purchase or any-push bucket is copied behind other runs (all of them would);
     /// - the touched buckets hold more than `limit` live conditions.
     ///
-    /// `dead`: the base triggers removed or replaced since the base (base indices; `deadBits`: the same
-    /// as a bit per base index). `pending`: the
-    /// triggers added or replaced since it, in rank order, with the scratch slot each reports.
-    static func redirect<Base: LayerableMatcher>(_ base: Base, baseSet: TriggerSet, dead: [Int], deadBits: [UInt64],
+    /// `dead`: a bit per base trigger removed or replaced since the base. `pending`: the triggers added
+    /// or replaced since it, in rank order, with the scratch slot each reports.
+    static func redirect<Base: LayerableMatcher>(_ base: Base, baseSet: TriggerSet, dead: [UInt64],
                                                  pending: [(slot: Int32, trigger: Trigger)], symbols: SymbolTable,
                                                  limit: Int) -> (buckets: TriggerBuckets, runs: RedirectedRuns)? {
         let buckets = base.buckets, merged = base.mergedRuns, runs = base.runs
@@ -35,8 +34,14 @@ enum Redirection {
             }
             return total <= limit
         }
-        for j in dead {
-            for c in baseSet.triggers[j].conditions where !touch(OverlayRuns.key(of: c, symbols)) { return nil }
+        for w in dead.indices where dead[w] != 0 {
+            var bits = dead[w]
+            while bits != 0 {
+                for c in baseSet.triggers[w * 64 + bits.trailingZeroBitCount].conditions where !touch(OverlayRuns.key(of: c, symbols)) {
+                    return nil
+                }
+                bits &= bits &- 1
+            }
         }
         for p in pending.indices {
             let conditions = pending[p].trigger.conditions
@@ -71,7 +76,7 @@ enum Redirection {
             let b = buckets.bucket(ofKey: key)
             if b >= 0 {
                 // A merged product (campaign) run already ends with its any-purchase (any-push) copy.
-                deadBits.withUnsafeBufferPointer { bits in
+                dead.withUnsafeBufferPointer { bits in
                     for k in runs.range(of: b) {
                         let t = Int(runs.entries[k].trigger)
                         if bits[t >> 6] & (1 &<< UInt64(t & 63)) == 0 { entries.append(runs.entries[k]) }
@@ -98,16 +103,16 @@ enum Redirection {
 
     /// Whether `key` is the any-purchase or any-push bucket's.
     static func isAny(_ key: UInt64) -> Bool {
-        let kind = UInt8(truncatingIfNeeded: key >> 32)
-        return Int32(bitPattern: UInt32(truncatingIfNeeded: key)) < 0
+        let kind = OverlayRuns.kind(of: key)
+        return OverlayRuns.id(of: key) < 0
             && (kind == EventKindCode.purchase.rawValue || kind == EventKindCode.pushClick.rawValue)
     }
 
     /// The bucket every event of `key` also looks at (any-purchase for a product, any-push for a
     /// campaign), or nil.
     static func companion(of key: UInt64, _ buckets: TriggerBuckets) -> Int32? {
-        guard Int32(bitPattern: UInt32(truncatingIfNeeded: key)) >= 0 else { return nil }
-        switch UInt8(truncatingIfNeeded: key >> 32) {
+        guard OverlayRuns.id(of: key) >= 0 else { return nil }
+        switch OverlayRuns.kind(of: key) {
         case EventKindCode.purchase.rawValue: return buckets.anyPurchase
         case EventKindCode.pushClick.rawValue: return buckets.anyPush
         default: return nil

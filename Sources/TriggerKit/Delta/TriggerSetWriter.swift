@@ -272,17 +272,8 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
             added += 1
             return (Int32(n0) + added - 1, trigger)
         }
-        var deadIndices: [Int] = []
-        deadIndices.reserveCapacity(deadCount)
-        for w in dead.indices where dead[w] != 0 {
-            var bits = dead[w]
-            while bits != 0 {
-                deadIndices.append(w * 64 + bits.trailingZeroBitCount)
-                bits &= bits &- 1
-            }
-        }
-        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: deadIndices, deadBits: dead, pending: items,
-                                                         symbols: symbols, limit: redirectLimit) else { return nil }
+        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: dead, pending: items, symbols: symbols,
+                                                         limit: redirectLimit) else { return nil }
         let (triggers, positions, liveCount) = rankedPending(order)
         let baseLive = Int32(n0 - removedCount)
         let layer = DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
