@@ -6,6 +6,9 @@ extension WorkloadGenerator {
     public static func events(_ spec: WorkloadSpec, vocabulary: Vocabulary, count: Int? = nil,
                               progress: ((Int) -> Void)? = nil) -> EventColumns {
         let n = count ?? spec.events
+        if let shape = spec.shape {
+            return TwinCorpus(shape, seed: spec.seed).events(spec, vocabulary: vocabulary, count: n, progress: progress)
+        }
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 2)
         var columns = EventColumns(vocabulary: vocabulary)
         let avgProps = (spec.propertiesPerEvent.lowerBound + spec.propertiesPerEvent.upperBound) / 2 + 1

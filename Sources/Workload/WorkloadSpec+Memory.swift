@@ -7,6 +7,7 @@ extension WorkloadSpec {
     /// plus the fresh strings (`freshStringShare` of the string values), each interned with about
     /// 128 bytes of string and table.
     public var replayBytesPerEvent: Int {
+        if let shape { return 21 + Int((13 * (shape.meanProperties + 1) + 64 * shape.meanProperties * freshShare(shape)).rounded(.up)) }
         let properties = Double((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
         let stringShare = Double(WorkloadGenerator.schema.filter { $0.values.type == .string }.count) / Double(WorkloadGenerator.schema.count)
         return 21 + 13 * Int(properties) + Int((properties * stringShare * freshStringShare * 128).rounded(.up))
@@ -16,8 +17,14 @@ extension WorkloadSpec {
     /// triggers, both held at once): measured peak resident memory over 100,000 triggers was about
     /// 1,300 bytes plus 600 per filter; this allows half as much again.
     public var triggerBytes: Int {
-        let filters = Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
+        let filters = shape.map { $0.meanFilters * $0.conditionsPerTrigger.enumerated().reduce(0.0) { $0 + Double($1.offset + 1) * $1.element } }
+            ?? Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
         return Int(2000 + 900 * filters)
+    }
+
+    /// The largest share of a fitted key's values drawn fresh (each interned anew).
+    func freshShare(_ shape: TwinShape) -> Double {
+        shape.keys.filter { $0.type == "string" }.map { $0.fresh ?? 0 }.max() ?? 0
     }
 
     /// Refuses a workload whose trigger set and `events` events' replay buffers would not fit in the
@@ -31,7 +38,7 @@ extension WorkloadSpec {
         if total.overflow || setOverflow || setBytes > allowed {
             throw InputError(
                 file: file, path: "triggers",
-                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : Self.formatBytes(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters), but only \(Self.formatBytes(available)) of memory is available; lower triggers or filters_per_trigger")
+                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : Self.formatBytes(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger \(shape == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), but only \(Self.formatBytes(available)) of memory is available; lower triggers or filters_per_trigger")
         }
         let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
         guard overflow || bytes > allowed - setBytes else { return }

@@ -1,8 +1,16 @@
 import TriggerKit
 
 extension WorkloadSpec {
-    /// The spec as a `trigger-workload/1` document (every key, defaults included).
+    /// The spec as a document (every key, defaults included; a fitted spec's shape instead of the keys it decides).
     public var json: JSONValue {
+        if let shape {
+            return .object([
+                ("format", .string(Self.fittedFormat)), ("name", .string(name)), ("seed", .int(Int64(seed))), ("events", .int(Int64(events))),
+                ("triggers", .int(Int64(triggers))),
+                ("kinds", .object(kinds.keys.sorted().map { ($0, JSONValue.double(kinds[$0]!)) })),
+                ("shape", shape.json),
+            ])
+        }
         func range(_ r: ClosedRange<Int>) -> JSONValue { .array([.int(Int64(r.lowerBound)), .int(Int64(r.upperBound))]) }
         return .object([
             ("format", .string(Self.format)), ("name", .string(name)), ("seed", .int(Int64(seed))), ("events", .int(Int64(events))),
@@ -32,10 +40,10 @@ extension WorkloadSpec {
         }
         guard case .object(var members) = json else { fatalError("a spec encodes as an object") }
         let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard (1...2).contains(path.count), !path.contains(""), !["format", "name"].contains(path[0]),
+        guard (1...2).contains(path.count), !path.contains(""), !["format", "name", "shape"].contains(path[0]),
               let index = members.firstIndex(where: { $0.key == path[0] }) else {
             let keys = members.map(\.key).filter { $0 != "format" && $0 != "name" }
-            throw InputError(file: "--vary", path: key, reason: "not a numeric workload key; choose from \(keys.joined(separator: ", ")), crowded.triggers or kinds.KIND")
+            throw InputError(file: "--vary", path: key, reason: "not a numeric workload key; choose from \(keys.filter { $0 != "shape" }.joined(separator: ", "))\(shape == nil ? ", crowded.triggers" : "") or kinds.KIND")
         }
         if path.count == 1 {
             members[index].value = parsed

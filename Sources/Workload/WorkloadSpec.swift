@@ -1,9 +1,12 @@
 import Foundation
 import TriggerKit
 
-/// A `trigger-workload/1` spec (docs/harness.md, "Workload specs"): everything that shapes a synthetic corpus and event stream.
+/// A workload spec (docs/harness.md, "Workload specs"): everything that shapes a synthetic corpus and
+/// event stream. `trigger-workload/1` describes the built-in shapes; `trigger-workload/2` adds a
+/// `shape` fitted to someone's data by `bench fit` (docs/harness.md, "Your data's twin").
 public struct WorkloadSpec: Sendable, Equatable {
     public static let format = "trigger-workload/1"
+    public static let fittedFormat = "trigger-workload/2"
 
     public var name = "default"
     public var seed: UInt64 = 42
@@ -19,12 +22,18 @@ public struct WorkloadSpec: Sendable, Equatable {
     /// Share of string property values drawn fresh: strings no corpus constant and no other event
     /// holds (search terms, URLs, user input), so interning and the regex memo cannot help.
     public var freshStringShare = 0.0
+    /// A fitted twin's shape; when set, it decides everything but the seed, the event and trigger
+    /// counts and the event kind mix.
+    public var shape: TwinShape?
 
     public init() {}
 
     static let keys: Set<String> = ["format", "name", "seed", "events", "triggers", "event_names", "zipf",
                                     "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded",
-                                    "fresh_string_share"]
+                                    "fresh_string_share", "shape"]
+    /// The keys a fitted spec's shape decides instead.
+    static let shapedKeys: Set<String> = ["event_names", "zipf", "properties_per_event", "filters_per_trigger", "regex_share",
+                                          "crowded", "fresh_string_share"]
 
     /// Decodes a spec; any key may be omitted, an unknown key is an error.
     public static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
@@ -35,6 +44,7 @@ public struct WorkloadSpec: Sendable, Equatable {
         }
         guard case .object(let members) = json else { throw fail("$", "expected a workload spec (an object)") }
         var spec = WorkloadSpec()
+        let fitted = members.contains { $0.key == "format" && $0.value == .string(fittedFormat) }
         func int(_ v: JSONValue, _ path: String, min: Int, max: Int = Int.max) throws -> Int {
             guard case .int(let i) = v, i >= min, i <= max else {
                 throw fail(path, "expected an integer from \(min) to \(max), found \(v.serialized)")
@@ -54,7 +64,14 @@ public struct WorkloadSpec: Sendable, Equatable {
         for (key, v) in members {
             switch key {
             case "format":
-                guard v == .string(format) else { throw fail(key, "unsupported format \(v.serialized); expected \"\(format)\"") }
+                guard v == .string(format) || v == .string(fittedFormat) else {
+                    throw fail(key, "unsupported format \(v.serialized); expected \"\(format)\" or \"\(fittedFormat)\"")
+                }
+            case "shape":
+                guard fitted else { throw fail(key, "a shape needs \"format\": \"\(fittedFormat)\"") }
+                spec.shape = try TwinShape.decode(v, file: file)
+            case _ where fitted && shapedKeys.contains(key):
+                throw fail(key, "a fitted spec's shape decides \(key); allowed beside it: seed, events, triggers, kinds")
             case "name":
                 guard case .string(let s) = v, !s.isEmpty else { throw fail(key, "expected a non-empty string") }
                 spec.name = s
@@ -92,6 +109,7 @@ public struct WorkloadSpec: Sendable, Equatable {
                 throw fail(key, "unknown key \"\(key)\"; allowed: \(keys.sorted().joined(separator: ", "))")
             }
         }
+        if fitted, spec.shape == nil { throw fail("shape", "a \(fittedFormat) spec needs a shape (bench fit writes one)") }
         guard spec.triggers + spec.crowdedTriggers <= CorpusDecoder.maxTriggers else {
             throw fail("crowded.triggers", "triggers + crowded.triggers exceeds \(CorpusDecoder.maxTriggers)")
         }

@@ -1,0 +1,171 @@
+import Foundation
+import TriggerKit
+
+/// The second half of a fit: walks the triggers, measures their filters on sampled events, and
+/// assembles the shape.
+struct ConditionPass {
+    let set: TriggerSet
+    let events: EventPass
+    let symbols: SymbolTable
+    let names: Ranking, products: Ranking, campaigns: Ranking
+    /// Twin key index by the data's key string, and the interned ids in that order.
+    let keyIndex: [String: Int]
+    let keyOrder: [Int32]
+    var decoded: [Member: [Event]] = [:]
+
+    init(set: TriggerSet, events: EventPass, symbols: SymbolTable) {
+        self.set = set
+        self.events = events
+        self.symbols = symbols
+        names = Ranking(events.memberEvents, kind: .customEvent)
+        products = Ranking(events.memberEvents, kind: .purchase)
+        campaigns = Ranking(events.memberEvents, kind: .pushClick)
+        keyOrder = Array(events.keys.sorted { $0.value.present != $1.value.present ? $0.value.present > $1.value.present : $0.key < $1.key }
+            .prefix(TwinFitter.keptKeys).map(\.key))
+        var index: [String: Int] = [:]
+        for (i, id) in keyOrder.enumerated() { index[events.view.strings[Int(id)]] = i }
+        keyIndex = index
+    }
+
+    mutating func sample(_ member: Member?) -> [Event] {
+        guard let member else { return events.purchaseSample.map { events.view.event(at: $0) } }
+        if let cached = decoded[member] { return cached }
+        let list = (events.samples[member] ?? []).map { events.view.event(at: $0) }
+        decoded[member] = list
+        return list
+    }
+
+    func member(_ s: String, _ kind: EventKindCode) -> Member? {
+        symbols.lookup(s).map { Member(kind: kind.rawValue, id: $0) }
+    }
+
+    /// Which keys a group of members' events carry.
+    func presence(_ members: [Member]) -> [TwinShape.KeyShare] {
+        let total = members.reduce(0) { $0 + events.memberEvents[$1, default: 0] }
+        guard total > 0 else { return [] }
+        return keyOrder.enumerated().compactMap { index, key in
+            var carryingEvents = 0, present = 0
+            for m in members {
+                let c = events.carrying[EventPass.MemberKey(member: m, key: key), default: 0]
+                if c > 0 {
+                    carryingEvents += events.memberEvents[m, default: 0]
+                    present += c
+                }
+            }
+            guard present > 0 else { return nil }
+            return TwinShape.KeyShare(key: index, members: Double(carryingEvents) / Double(total), share: Double(present) / Double(carryingEvents))
+        }
+    }
+
+    mutating func shape() -> TwinShape {
+        var perTrigger: [Int] = []
+        var nameBins = [FilterAccumulator](repeating: .init(), count: names.binCount)
+        var unseenNames = FilterAccumulator(), purchases = FilterAccumulator()
+        var nameConditions = [[Int32: Int]](repeating: [:], count: names.binCount), nameCounts = [Int](repeating: 0, count: names.binCount)
+        var unseenNameIDs = Set<String>(), unseenNameCount = 0
+        var productConditions = [[Int32: Int]](repeating: [:], count: products.binCount), productCounts = [Int](repeating: 0, count: products.binCount)
+        var unseenProducts = Set<String>(), unseenProductCount = 0, anyProduct = 0
+        var campaignConditions = [[Int32: Int]](repeating: [:], count: campaigns.binCount), campaignCounts = [Int](repeating: 0, count: campaigns.binCount)
+        var unseenCampaigns = Set<String>(), unseenCampaignCount = 0, anyCampaign = 0
+        var sessions = 0, pushConditions = 0, pushWithAction = 0
+        var windowed = 0, coverage = 0.0
+        let start = events.firstTime.isFinite ? events.firstTime : 0
+        let end = events.lastTime.isFinite ? events.lastTime : 0
+        for trigger in set.triggers {
+            let n = max(trigger.conditions.count, 1)
+            while perTrigger.count < n { perTrigger.append(0) }
+            perTrigger[n - 1] += 1
+            if trigger.startTime != nil || trigger.endTime != nil {
+                windowed += 1
+                let lo = max(trigger.startTime ?? -.infinity, start), hi = min(trigger.endTime ?? .infinity, end)
+                coverage += end > start ? max(0, hi - lo) / (end - start) : (lo <= hi ? 1 : 0)
+            }
+            for condition in trigger.conditions {
+                switch condition {
+                case .customEvent(let name, let cnf):
+                    if let m = member(name, .customEvent), let r = names.rank[m.id] {
+                        let b = Ranking.bin(ofRank: r)
+                        nameCounts[b] += 1
+                        nameConditions[b][m.id, default: 0] += 1
+                        nameBins[b].add(cnf, events: sample(m), keyIndex: keyIndex)
+                    } else {
+                        unseenNameCount += 1
+                        unseenNameIDs.insert(name)
+                        unseenNames.add(cnf, events: [], keyIndex: keyIndex)
+                    }
+                case .purchase(let product, let cnf):
+                    if let product {
+                        if let m = member(product, .purchase), let r = products.rank[m.id] {
+                            let b = Ranking.bin(ofRank: r)
+                            productCounts[b] += 1
+                            productConditions[b][m.id, default: 0] += 1
+                            purchases.add(cnf, events: sample(m), keyIndex: keyIndex)
+                        } else {
+                            unseenProductCount += 1
+                            unseenProducts.insert(product)
+                            purchases.add(cnf, events: [], keyIndex: keyIndex)
+                        }
+                    } else {
+                        anyProduct += 1
+                        purchases.add(cnf, events: sample(nil), keyIndex: keyIndex)
+                    }
+                case .sessionStart:
+                    sessions += 1
+                case .pushClick(let campaign, let action):
+                    pushConditions += 1
+                    if action != nil { pushWithAction += 1 }
+                    if let campaign {
+                        if let m = member(campaign, .pushClick), let r = campaigns.rank[m.id] {
+                            let b = Ranking.bin(ofRank: r)
+                            campaignCounts[b] += 1
+                            campaignConditions[b][m.id, default: 0] += 1
+                        } else {
+                            unseenCampaignCount += 1
+                            unseenCampaigns.insert(campaign)
+                        }
+                    } else {
+                        anyCampaign += 1
+                    }
+                }
+            }
+        }
+        func members(_ ranking: Ranking, _ kind: EventKindCode, bin b: Int) -> [Member] {
+            TwinShape.binRange(b, count: ranking.order.count).map { Member(kind: kind.rawValue, id: ranking.order[$0]) }
+        }
+        func ranked(_ ranking: Ranking, counts: [Int], targeted: [[Int32: Int]], unseen: (Int, Int), any: Int,
+                    filters: [TwinShape.Filters]?, unseenFilters: TwinShape.Filters?) -> TwinShape.Ranked {
+            let total = Double(max(1, ranking.counts.reduce(0, +)))
+            let fit = ZipfFit.fit(ranking.counts)
+            let bins = (0..<ranking.binCount).map { b in
+                let binEvents = TwinShape.binRange(b, count: ranking.counts.count).reduce(0) { $0 + ranking.counts[$1] }
+                let heavy = targeted[b].sorted { $0.value != $1.value ? $0.value > $1.value : ranking.rank[$0.key]! < ranking.rank[$1.key]! }
+                    .prefix(TwinShape.maxHeavy)
+                    .map { TwinShape.Heavy(conditions: $0.value, share: Double(ranking.counts[ranking.rank[$0.key]!]) / Double(max(1, binEvents))) }
+                return TwinShape.Bin(share: Double(binEvents) / total, conditions: counts[b], targeted: targeted[b].count, filters: filters?[b],
+                                     heavy: heavy.isEmpty ? nil : heavy)
+            }
+            return TwinShape.Ranked(count: ranking.order.count, zipf: fit.exponent, fitKS: fit.ks, bins: bins,
+                                    unseen: .init(share: 0, conditions: unseen.0, targeted: unseen.1, filters: unseenFilters, heavy: nil), anyConditions: any)
+        }
+        let nameFilters = (0..<names.binCount).map { nameBins[$0].filters(presence: presence(members(names, .customEvent, bin: $0))) }
+        let allProducts = (0..<products.binCount).flatMap { members(products, .purchase, bin: $0) }
+        let pushes = Double(max(1, events.kindCounts[Int(EventKindCode.pushClick.rawValue)]))
+        return TwinShape(
+            fittedTriggers: set.triggers.count,
+            conditionsPerTrigger: perTrigger.map { Double($0) / Double(max(1, set.triggers.count)) },
+            windows: .init(share: Double(windowed) / Double(max(1, set.triggers.count)), coverage: windowed > 0 ? coverage / Double(windowed) : 0),
+            time: .init(start: start, span: max(0, end - start)),
+            names: ranked(names, counts: nameCounts, targeted: nameConditions, unseen: (unseenNameCount, unseenNameIDs.count), any: 0,
+                          filters: nameFilters,
+                          unseenFilters: unseenNames.filters(presence: [])),
+            products: ranked(products, counts: productCounts, targeted: productConditions, unseen: (unseenProductCount, unseenProducts.count),
+                             any: anyProduct, filters: nil, unseenFilters: nil),
+            purchases: purchases.filters(presence: presence(allProducts)),
+            campaigns: ranked(campaigns, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
+                              any: anyCampaign, filters: nil, unseenFilters: nil),
+            push: .init(withoutCampaign: Double(events.pushWithoutCampaign) / pushes, withAction: Double(events.pushWithAction) / pushes,
+                        conditionsWithAction: Double(pushWithAction) / Double(max(1, pushConditions))),
+            sessionConditions: sessions,
+            keys: keyOrder.map { events.keys[$0]!.shape })
+    }
+}

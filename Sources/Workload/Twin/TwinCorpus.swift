@@ -1,0 +1,202 @@
+import Foundation
+import TriggerKit
+
+/// Generates a twin's trigger corpus from its shape: conditions land on names, products and
+/// campaigns as the fitted ones did, scaled to the spec's trigger count, and each filter gets a
+/// constant that makes it hold on the twin's events about as often as its class did on the data's.
+struct TwinCorpus {
+    let shape: TwinShape
+    let keys: [TwinKey]
+    let names: TwinPopulation, products: TwinPopulation, campaigns: TwinPopulation
+
+    init(_ shape: TwinShape, seed: UInt64) {
+        self.shape = shape
+        keys = shape.keys.map(TwinKey.init)
+        names = TwinPopulation(shape.names, prefix: "n", kind: .customEvent, seed: seed &+ 11)
+        products = TwinPopulation(shape.products, prefix: "prod", kind: .purchase, seed: seed &+ 12)
+        campaigns = TwinPopulation(shape.campaigns, prefix: "c", kind: .pushClick, seed: seed &+ 13)
+    }
+
+    static func keyName(_ k: Int) -> String { "p\(k)" }
+    static let actions = ["a0", "a1", "a2", "a3"]
+
+    /// Where a condition goes: a population's bin (or its unseen members, or any member), or a session start.
+    enum Slot {
+        case bin(EventKindCode, Int)
+        case unseen(EventKindCode)
+        case any(EventKindCode)
+        case session
+    }
+
+    var slots: [(slot: Slot, weight: Int)] {
+        var out: [(Slot, Int)] = []
+        for (population, kind) in [(shape.names, EventKindCode.customEvent), (shape.products, .purchase), (shape.campaigns, .pushClick)] {
+            for (b, bin) in population.bins.enumerated() where bin.conditions > 0 && bin.targeted > 0 { out.append((.bin(kind, b), bin.conditions)) }
+            if population.unseen.conditions > 0 { out.append((.unseen(kind), population.unseen.conditions)) }
+            if population.anyConditions > 0 { out.append((.any(kind), population.anyConditions)) }
+        }
+        if shape.sessionConditions > 0 { out.append((.session, shape.sessionConditions)) }
+        return out
+    }
+
+    func json(triggers: Int, seed: UInt64) -> JSONValue {
+        var rng = DeterministicRandom(seed: seed &* 0x9E37_79B9 &+ 1)
+        let slots = self.slots
+        let decks = Decks()
+        // Scaled to the trigger count asked for: the fitted count gives the data's counts exactly.
+        let scale = Double(triggers) / Double(shape.fittedTriggers)
+        let conditionCount = slots.reduce(0) { $0 + $1.weight }
+        var out: [JSONValue] = []
+        out.reserveCapacity(triggers)
+        for t in 0..<triggers {
+            let n = decks.deal("conditions per trigger", &rng) { Deck(shares: shape.conditionsPerTrigger, size: triggers) } + 1
+            var conditions: [JSONValue] = []
+            for _ in 0..<n {
+                guard conditionCount > 0 else { conditions.append(.object([("type", .string("session_start"))])); continue }
+                let slot = slots[decks.deal("slots", &rng) { Deck(shares: slots.map { Double($0.weight) }, size: Int((Double(conditionCount) * scale).rounded())) }].slot
+                conditions.append(condition(slot, decks, &rng))
+            }
+            var members: [(key: String, value: JSONValue)] = [("id", .string("t\(t)")), ("priority", .int(Int64(rng.below(10))))]
+            if shape.windows.share > 0, rng.chance(shape.windows.share) {
+                let length = shape.windows.coverage * shape.time.span
+                let start = shape.time.start + rng.unit() * max(0, shape.time.span - length)
+                members.append(("start_time", .double((start * 1000).rounded(.down) / 1000)))
+                members.append(("end_time", .double(((start + length) * 1000).rounded(.up) / 1000)))
+            }
+            members.append(("re_eligibility", .int(0)))
+            members.append(("conditions", .array(conditions)))
+            out.append(.object(members))
+        }
+        return .object([("format", .string(CorpusDecoder.format)),
+                        ("settings", .object([("minimum_trigger_interval", .int(30))])),
+                        ("triggers", .array(out))])
+    }
+
+    func condition(_ slot: Slot, _ decks: Decks, _ rng: inout DeterministicRandom) -> JSONValue {
+        func member(_ population: TwinPopulation, _ slot: Slot) -> (name: String?, rank: Int) {
+            switch slot {
+            case .bin(_, let b):
+                let rank = population.target(bin: b, &rng)
+                return (population.name(rank), rank)
+            case .unseen:
+                return (population.unseenName(rng.below(max(1, population.ranked.unseen.targeted))), -1)
+            default:
+                return (nil, -1)
+            }
+        }
+        switch slot {
+        case .session:
+            return .object([("type", .string("session_start"))])
+        case .bin(.customEvent, _), .unseen(.customEvent), .any(.customEvent):
+            let (name, rank) = member(names, slot)
+            let group = names.filters(ofRank: rank, shared: nil)
+            return .object([("type", .string("custom_event")), ("event_name", .string(name ?? names.name(0))),
+                            ("filters", filters(group, kind: .customEvent, rank: rank, deck: "names \(slotName(slot))", decks, &rng))])
+        case .bin(.purchase, _), .unseen(.purchase), .any(.purchase):
+            let (name, rank) = member(products, slot)
+            return .object([("type", .string("purchase")), ("product_id", name.map { .string($0) } ?? .null),
+                            ("filters", filters(shape.purchases, kind: .purchase, rank: name == nil ? -2 : rank, deck: "purchases", decks, &rng))])
+        default:
+            let (name, _) = member(campaigns, slot)
+            var members: [(key: String, value: JSONValue)] = [("type", .string("push_click")), ("campaign_id", name.map { .string($0) } ?? .null)]
+            if rng.chance(shape.push.conditionsWithAction) { members.append(("action_id", .string(Self.actions[rng.below(Self.actions.count)]))) }
+            return .object(members)
+        }
+    }
+
+    /// A condition's filters: its clause structure and filter classes drawn from the group's mix,
+    /// each constant chosen for the drawn pass rate on the member's events. `rank` -1 is a member no
+    /// event carries, -2 any member (any product).
+    func slotName(_ slot: Slot) -> String {
+        switch slot {
+        case .bin(_, let b): "\(b)"
+        case .unseen: "unseen"
+        case .any: "any"
+        case .session: "session"
+        }
+    }
+
+    /// How many conditions a group of filters was fitted on (the size of its decks).
+    func conditions(of deck: String) -> Int {
+        if deck == "purchases" {
+            return shape.products.bins.reduce(shape.products.anyConditions + shape.products.unseen.conditions) { $0 + $1.conditions }
+        }
+        if deck == "names unseen" { return shape.names.unseen.conditions }
+        return Int(deck.split(separator: " ").last.flatMap { Int($0) }.map { shape.names.bins[$0].conditions } ?? 1)
+    }
+
+    func filters(_ group: TwinShape.Filters?, kind: EventKindCode, rank: Int, deck: String, _ decks: Decks,
+                 _ rng: inout DeterministicRandom) -> JSONValue {
+        guard let group, !group.classes.isEmpty else { return .array([]) }
+        let carried = rank >= 0 ? TwinPopulation.carried(group, kind: kind, rank: rank) : []
+        let presence: (Int) -> Double = { key in
+            switch rank {
+            case -1: return 0
+            case -2: return group.presence.first { $0.key == key }.map { $0.members * $0.share } ?? 0
+            default: return carried.first { $0.key == key }?.share ?? 0
+            }
+        }
+        let size = conditions(of: deck)
+        let clauseCount = decks.deal(deck + " clauses", &rng) { Deck(shares: group.clauses, size: size) }
+        var clauses: [JSONValue] = []
+        var lastTarget: (clause: Int, key: Int, type: PropertyType, op: FilterOperator, target: Double)?
+        for c in 0..<clauseCount {
+            let width = decks.deal(deck + " widths", &rng) { Deck(shares: group.widths, size: size * 2) } + 1
+            var clause: [JSONValue] = []
+            for f in 0..<width {
+                let ci = decks.deal(deck + " classes", &rng) { Deck(weights: group.classes.map(\.weight)) }
+                let cls = group.classes[ci]
+                let type = PropertyType(rawValue: cls.type)!, op = FilterOperator(rawValue: cls.op)!
+                let centroid = cls.pass[decks.deal(deck + " class \(ci)", &rng) { Deck(weights: cls.pass.map(\.weight)) }]
+                var key = cls.key
+                // A class's key this member does not carry: another key of the type it carries.
+                if rank != -2, key >= 0 ? presence(key) == 0 : true {
+                    let same = carried.filter { keys[$0.key].type == type }
+                    if !same.isEmpty { key = same[rng.below(same.count)].key }
+                }
+                if f == 0 { lastTarget = (c, key, type, op, centroid.rate) }
+                clause.append(filter(key: key, type: type, op: op, target: centroid.rate, presence: key >= 0 ? presence(key) : 0, &rng))
+            }
+            clauses.append(.array(clause))
+        }
+        // Correlated properties: the last clause's first filter absorbs the measured ratio between
+        // how often conditions held and what independent clauses would give.
+        if clauseCount >= 2, group.correlation != 1, let last = lastTarget, case .array(var clause) = clauses[last.clause] {
+            clause[0] = filter(key: last.key, type: last.type, op: last.op, target: min(1, last.target * group.correlation),
+                               presence: last.key >= 0 ? presence(last.key) : 0, &rng)
+            clauses[last.clause] = .array(clause)
+        }
+        return .array(clauses)
+    }
+
+    func filter(key: Int, type: PropertyType, op: FilterOperator, target: Double, presence q: Double, _ rng: inout DeterministicRandom) -> JSONValue {
+        let property = key >= 0 ? Self.keyName(key) : "p-none"
+        var value: JSONValue?
+        if key >= 0, keys[key].type == type, q > 0 {
+            // What the present values must give so that, with missing ones, the filter holds on `target`.
+            let missing = op.holdsOnMissing ? 1 - q : 0
+            value = keys[key].constant(op, target: (target - missing) / q, time: shape.time, &rng)
+        } else {
+            value = TwinKey.anyConstant(type, op, time: shape.time)
+        }
+        var members: [(key: String, value: JSONValue)] = [("property", .string(property)), ("type", .string(type.rawValue)), ("op", .string(op.rawValue))]
+        if let value { members.append(("value", value)) }
+        return .object(members)
+    }
+
+    /// An index drawn by the shares in `shares` (0 when there are none).
+    static func draw(_ shares: [Double], _ rng: inout DeterministicRandom) -> Int {
+        let total = shares.reduce(0, +)
+        guard total > 0 else { return 0 }
+        var u = rng.unit() * total
+        for (i, s) in shares.enumerated() {
+            if u < s { return i }
+            u -= s
+        }
+        return shares.lastIndex { $0 > 0 }!
+    }
+
+    static func weighted(_ weights: [Int], _ rng: inout DeterministicRandom) -> Int {
+        draw(weights.map(Double.init), &rng)
+    }
+}
