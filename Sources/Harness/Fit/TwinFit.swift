@@ -30,17 +30,20 @@ public enum TwinFit {
         public var timeWithin: Bool { abs(nsRatio - 1) <= TwinFit.timeTolerance }
     }
 
-    /// The unpublished single-thread rows of both runs, strategy by strategy.
-    public static func compare(data: RunReport, twin: RunReport) -> [Row] {
-        func figures(_ r: StrategyResult) -> (Double, Double, Double) {
-            let samples = r.timing.nsPerEventSamples ?? []
-            let ns = samples.isEmpty ? r.timing.nsPerEvent.mean : samples.sorted()[samples.count / 2]
-            return (ns, r.matches.candidatesPerEvent, r.matches.matchesPerEvent)
-        }
+    /// The unpublished single-thread rows of rounds of data and twin runs, strategy by strategy:
+    /// each side's median ns/event over the rounds, and its counts (the same in every round).
+    public static func compare(_ rounds: [(data: RunReport, twin: RunReport)]) -> [Row] {
         let plain = { (r: StrategyResult) in r.key.threads == 1 && r.key.publication == .none }
-        return data.results.filter(plain).compactMap { d in
-            guard let t = twin.results.first(where: { plain($0) && $0.strategy == d.strategy }) else { return nil }
-            return Row(strategy: d.strategy, data: figures(d), twin: figures(t))
+        func figures(_ reports: [RunReport], _ strategy: String) -> (Double, Double, Double)? {
+            let rows = reports.compactMap { $0.results.first { plain($0) && $0.strategy == strategy } }
+            guard let first = rows.first else { return nil }
+            let ns = rows.map(\.timing.nsPerEvent.mean).sorted()
+            return (ns[ns.count / 2], first.matches.candidatesPerEvent, first.matches.matchesPerEvent)
+        }
+        guard let first = rounds.first else { return [] }
+        return first.data.results.filter(plain).compactMap { d in
+            guard let data = figures(rounds.map(\.data), d.strategy), let twin = figures(rounds.map(\.twin), d.strategy) else { return nil }
+            return Row(strategy: d.strategy, data: data, twin: twin)
         }
     }
 

@@ -125,48 +125,97 @@ struct TwinCorpus {
         return Int(deck.split(separator: " ").last.flatMap { Int($0) }.map { shape.names.bins[$0].conditions } ?? 1)
     }
 
+    /// A condition's filters: a fitted template, or clauses drawn from the group's mix; each constant
+    /// is chosen for the drawn pass rate on the member's events. `rank` -1 is a member no event
+    /// carries, -2 any member (any product).
     func filters(_ group: TwinShape.Filters?, kind: EventKindCode, rank: Int, deck: String, _ decks: Decks,
                  _ rng: inout DeterministicRandom) -> JSONValue {
-        guard let group, !group.classes.isEmpty else { return .array([]) }
+        guard let group else { return .array([]) }
         let carried = rank >= 0 ? TwinPopulation.carried(group, kind: kind, rank: rank) : []
         let presence: (Int) -> Double = { key in
+            guard key >= 0 else { return 0 }
             switch rank {
             case -1: return 0
             case -2: return group.presence.first { $0.key == key }.map { $0.members * $0.share } ?? 0
             default: return carried.first { $0.key == key }?.share ?? 0
             }
         }
+        var plan: [[Planned]] = []
+        let correlation: Double
         let size = conditions(of: deck)
-        let clauseCount = decks.deal(deck + " clauses", &rng) { Deck(shares: group.clauses, size: size) }
-        var clauses: [JSONValue] = []
-        var lastTarget: (clause: Int, key: Int, type: PropertyType, op: FilterOperator, target: Double)?
-        for c in 0..<clauseCount {
-            let width = decks.deal(deck + " widths", &rng) { Deck(shares: group.widths, size: size * 2) } + 1
-            var clause: [JSONValue] = []
-            for f in 0..<width {
-                let ci = decks.deal(deck + " classes", &rng) { Deck(weights: group.classes.map(\.weight)) }
-                let cls = group.classes[ci]
-                let type = PropertyType(rawValue: cls.type)!, op = FilterOperator(rawValue: cls.op)!
-                let centroid = cls.pass[decks.deal(deck + " class \(ci)", &rng) { Deck(weights: cls.pass.map(\.weight)) }]
-                var key = cls.key
-                // A class's key this member does not carry: another key of the type it carries.
-                if rank != -2, key >= 0 ? presence(key) == 0 : true {
-                    let same = carried.filter { keys[$0.key].type == type }
-                    if !same.isEmpty { key = same[rng.below(same.count)].key }
+        let templated = group.templates.reduce(0) { $0 + $1.weight }
+        let choice = decks.deal(deck + " structure", &rng) { Deck(weights: group.templates.map(\.weight) + [max(0, size - templated)]) }
+        if choice < group.templates.count {
+            let template = group.templates[choice]
+            let row = template.rows[decks.deal("\(deck) template \(choice)", &rng) { Deck(weights: template.rows.map(\.weight)) }]
+            var next = 0
+            plan = template.clauses.map { slots in
+                slots.map { slot in
+                    next += 1
+                    return (slot.key, PropertyType(rawValue: slot.type)!, FilterOperator(rawValue: slot.op)!, row.rates[next - 1])
                 }
-                if f == 0 { lastTarget = (c, key, type, op, centroid.rate) }
-                clause.append(filter(key: key, type: type, op: op, target: centroid.rate, presence: key >= 0 ? presence(key) : 0, &rng))
             }
-            clauses.append(.array(clause))
+            correlation = row.correlation
+        } else {
+            guard !group.classes.isEmpty else { return .array([]) }
+            let clauseCount = decks.deal(deck + " clauses", &rng) { Deck(shares: group.clauses, size: size) }
+            for _ in 0..<clauseCount {
+                let width = decks.deal(deck + " widths", &rng) { Deck(shares: group.widths, size: size * 2) } + 1
+                plan.append((0..<width).map { _ in
+                    let ci = decks.deal(deck + " classes", &rng) { Deck(weights: group.classes.map(\.weight)) }
+                    let cls = group.classes[ci]
+                    let level = decks.deal(deck + " class \(ci)", &rng) { Deck(weights: cls.pass.map(\.weight)) }
+                    return (cls.key, PropertyType(rawValue: cls.type)!, FilterOperator(rawValue: cls.op)!, cls.pass[level].rate)
+                })
+            }
+            correlation = group.correlation
         }
-        // Correlated properties: the last clause's first filter absorbs the measured ratio between
-        // how often conditions held and what independent clauses would give.
-        if clauseCount >= 2, group.correlation != 1, let last = lastTarget, case .array(var clause) = clauses[last.clause] {
-            clause[0] = filter(key: last.key, type: last.type, op: last.op, target: min(1, last.target * group.correlation),
-                               presence: last.key >= 0 ? presence(last.key) : 0, &rng)
-            clauses[last.clause] = .array(clause)
+        // A key this member does not carry: another key of the type that it carries, the same one for
+        // every filter of the condition on that key (a range stays a range).
+        var substituted: [Int: Int] = [:]
+        for c in plan.indices {
+            for f in plan[c].indices where rank != -2 && presence(plan[c][f].key) == 0 {
+                let key = plan[c][f].key
+                if substituted[key] == nil {
+                    let same = carried.filter { keys[$0.key].type == plan[c][f].type }
+                    substituted[key] = same.isEmpty ? key : same[rng.below(same.count)].key
+                }
+                plan[c][f].key = substituted[key]!
+            }
         }
-        return .array(clauses)
+        Self.correlate(&plan, correlation, presence: presence)
+        return .array(plan.map { clause in
+            .array(clause.map { filter(key: $0.key, type: $0.type, op: $0.op, target: $0.target, presence: presence($0.key), &rng) })
+        })
+    }
+
+    typealias Planned = (key: Int, type: PropertyType, op: FilterOperator, target: Double)
+
+    /// Makes a condition of independent clauses hold as often as the fitted ones did together
+    /// (`correlation` is that ratio). A bound of a range whose other bound is in an earlier clause
+    /// takes it all: a narrow band is two bounds that each hold on half the events. Otherwise the
+    /// last clause whose filter can take any share (not a boolean or an existence test) does.
+    static func correlate(_ plan: inout [[Planned]], _ correlation: Double, presence: (Int) -> Double) {
+        guard plan.count >= 2, correlation != 1 else { return }
+        let lower: Set<FilterOperator> = [.gt, .gte, .after], upper: Set<FilterOperator> = [.lt, .lte, .before]
+        let single = plan.indices.filter { plan[$0].count == 1 }
+        for c in single.reversed() {
+            let f = plan[c][0]
+            guard let g = single.first(where: { $0 < c && plan[$0][0].key == f.key && f.key >= 0
+                && (lower.contains(f.op) && upper.contains(plan[$0][0].op) || upper.contains(f.op) && lower.contains(plan[$0][0].op)) })
+            else { continue }
+            // On the events carrying the key, the band holds on t_g + t_f' − 1; make that the correlated
+            // share (bounds fail on events without the key, so event shares are q times these).
+            let q = presence(f.key)
+            guard q > 0 else { return }
+            let tg = min(1, plan[g][0].target / q), tf = min(1, f.target / q)
+            plan[c][0].target = q * min(1, max(0, (1 - tg) + correlation * tg * tf))
+            return
+        }
+        let adjustable: Set<PropertyType> = [.number, .string, .date]
+        guard let c = plan.indices.last(where: { !plan[$0].isEmpty && adjustable.contains(plan[$0][0].type)
+            && ![.exists, .notExists].contains(plan[$0][0].op) }) else { return }
+        plan[c][0].target = min(1, plan[c][0].target * correlation)
     }
 
     func filter(key: Int, type: PropertyType, op: FilterOperator, target: Double, presence q: Double, _ rng: inout DeterministicRandom) -> JSONValue {

@@ -73,10 +73,12 @@ public struct TwinShape: Codable, Sendable, Equatable {
     public struct Filters: Codable, Sendable, Equatable {
         /// Which keys the group's events carry (with a non-null value).
         public var presence: [KeyShare]
-        /// Share of conditions with 0, 1, 2, … clauses, and of clauses with 1, 2, … filters.
+        /// The most frequent condition structures (up to 256), whole: a small trigger set is all templates.
+        public var templates: [Template]
+        /// The other conditions as a mix: share with 0, 1, 2, … clauses, share of clauses with 1, 2,
+        /// … filters, and the filters' (key, type, operator) classes, each with how often it held.
         public var clauses: [Double]
         public var widths: [Double]
-        /// The filters' (key, type, operator) mix, each with how often it held on the group's events.
         public var classes: [FilterClass]
         /// Mean share of events a multi-clause condition held on, over the share its clauses would
         /// give if independent (1 when properties are independent; correlated properties move it).
@@ -89,6 +91,28 @@ public struct TwinShape: Codable, Sendable, Equatable {
         public var key: Int
         public var members: Double
         public var share: Double
+    }
+
+    /// A condition structure: clauses of filter slots, its number of conditions, and the pass rates
+    /// its conditions' filters had together (rows), so that the bounds of a range stay a band.
+    public struct Template: Codable, Sendable, Equatable {
+        public var weight: Int
+        public var clauses: [[Slot]]
+        public var rows: [Row]
+    }
+
+    public struct Slot: Codable, Sendable, Equatable {
+        public var key: Int
+        public var type: String
+        public var op: String
+    }
+
+    /// Conditions of a template whose filters held about as often: each filter's mean pass rate, in
+    /// the template's order, and how often the conditions held over what independent clauses would give.
+    public struct Row: Codable, Sendable, Equatable {
+        public var weight: Int
+        public var rates: [Double]
+        public var correlation: Double
     }
 
     public struct FilterClass: Codable, Sendable, Equatable {
@@ -283,17 +307,43 @@ extension TwinShape.Filters {
         for (i, s) in clauses.enumerated() { try share(s, "\(p).clauses[\(i)]") }
         for (i, s) in widths.enumerated() { try share(s, "\(p).widths[\(i)]") }
         guard correlation.isFinite, correlation >= 0, correlation <= 1e6 else { throw fail(p + ".correlation", "expected a ratio from 0 to 1e6") }
-        for (i, c) in classes.enumerated() {
-            let q = "\(p).classes[\(i)]"
-            guard c.key >= -1, c.key < keys else { throw fail(q + ".key", "no key \(c.key); the spec has \(keys)") }
-            guard let type = PropertyType(rawValue: c.type) else { throw fail(q + ".type", "expected number, string, boolean or date") }
-            guard let op = FilterOperator(rawValue: c.op), FilterOperator.allowed(for: type).contains(op) else {
-                throw fail(q + ".op", "\"\(c.op)\" is not an operator of type \(c.type)")
+        func filter(_ q: String, key: Int, type: String, op: String, pass: [TwinShape.Centroid]) throws {
+            guard key >= -1, key < keys else { throw fail(q + ".key", "no key \(key); the spec has \(keys)") }
+            guard let t = PropertyType(rawValue: type) else { throw fail(q + ".type", "expected number, string, boolean or date") }
+            guard let o = FilterOperator(rawValue: op), FilterOperator.allowed(for: t).contains(o) else {
+                throw fail(q + ".op", "\"\(op)\" is not an operator of type \(type)")
             }
-            guard c.weight > 0, c.pass.count <= 64 else { throw fail(q + ".weight", "expected a positive weight and at most 64 pass centroids") }
-            for (j, centroid) in c.pass.enumerated() {
+            guard !pass.isEmpty, pass.count <= 64 else { throw fail(q + ".pass", "expected 1 to 64 pass centroids") }
+            for (j, centroid) in pass.enumerated() {
                 try share(centroid.rate, "\(q).pass[\(j)].rate")
                 guard centroid.weight > 0 else { throw fail("\(q).pass[\(j)].weight", "expected a positive weight") }
+            }
+        }
+        for (i, c) in classes.enumerated() {
+            guard c.weight > 0 else { throw fail("\(p).classes[\(i)].weight", "expected a positive weight") }
+            try filter("\(p).classes[\(i)]", key: c.key, type: c.type, op: c.op, pass: c.pass)
+        }
+        guard templates.count <= 256 else { throw fail(p + ".templates", "at most 256 templates") }
+        for (i, t) in templates.enumerated() {
+            let q = "\(p).templates[\(i)]"
+            guard t.weight > 0, t.clauses.count <= 64, t.clauses.allSatisfy({ $0.count <= 64 }) else {
+                throw fail(q, "expected a positive weight and at most 64 clauses of 64 filters")
+            }
+            for (c, clause) in t.clauses.enumerated() {
+                for (f, slot) in clause.enumerated() {
+                    try filter("\(q).clauses[\(c)][\(f)]", key: slot.key, type: slot.type, op: slot.op, pass: [.init(rate: 0, weight: 1)])
+                }
+            }
+            let filters = t.clauses.reduce(0) { $0 + $1.count }
+            guard !t.rows.isEmpty, t.rows.count <= 64 else { throw fail(q + ".rows", "expected 1 to 64 rows") }
+            for (r, row) in t.rows.enumerated() {
+                guard row.weight > 0, row.rates.count == filters else {
+                    throw fail("\(q).rows[\(r)]", "expected a positive weight and \(filters) rates, one per filter")
+                }
+                for (j, rate) in row.rates.enumerated() { try share(rate, "\(q).rows[\(r)].rates[\(j)]") }
+                guard row.correlation.isFinite, row.correlation >= 0, row.correlation <= 1e6 else {
+                    throw fail("\(q).rows[\(r)].correlation", "expected a ratio from 0 to 1e6")
+                }
             }
         }
         if !widths.isEmpty || clauses.count > 1 {

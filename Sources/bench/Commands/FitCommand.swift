@@ -45,7 +45,7 @@ struct FitCommand: ParsableCommand {
     @Option(help: "With --check: comma-separated strategies (default: all).", transform: CommaLists.strategies)
     var strategies: [String] = StrategyRegistry.names
 
-    @Option(parsing: .unconditional, help: "With --check: timed passes per row.")
+    @Option(parsing: .unconditional, help: "With --check: rounds, each replaying the data then the twin once.")
     var repetitions = 3
 
     func validate() throws {
@@ -83,20 +83,24 @@ struct FitCommand: ParsableCommand {
             + ": \(shape.names.count) names (Zipf \(String(format: "%.2f", shape.names.zipf)), KS distance \(String(format: "%.3f", shape.names.fitKS))), "
             + "\(shape.keys.count) keys, \(text.utf8.count) bytes, no string of the data")
         guard check else { return }
-        var dataRun = RunConfiguration(input: .files(files))
-        var twinRun = RunConfiguration(workload: spec)
-        for k in [0, 1] {
-            var c = k == 0 ? dataRun : twinRun
-            c.strategies = strategies
-            c.repetitions = repetitions
-            c.latencyEvents = 0
-            c.showProgress = true
-            c.progressPrefix = k == 0 ? "data" : "twin"
-            if k == 0 { dataRun = c } else { twinRun = c }
+        // Rounds alternate data and twin, one timed pass each, so the host's drift over minutes falls
+        // on both sides alike; each side's ns/event is the median of its rounds.
+        var reports: [(data: RunReport, twin: RunReport)] = []
+        for round in 1...repetitions {
+            func configuration(_ input: InputSource, _ side: String) -> RunConfiguration {
+                var c = RunConfiguration(input: input)
+                c.strategies = strategies
+                c.repetitions = 1
+                c.latencyEvents = 0
+                c.showProgress = true
+                c.progressPrefix = "round \(round)/\(repetitions), \(side)"
+                return c
+            }
+            let dataReport = try Runner(configuration(.files(files), "data")).run()
+            let twinReport = try Runner(configuration(.generated(spec), "twin")).run()
+            reports.append((dataReport, twinReport))
         }
-        let dataReport = try Runner(dataRun).run()
-        let twinReport = try Runner(twinRun).run()
-        let rows = TwinFit.compare(data: dataReport, twin: twinReport)
+        let rows = TwinFit.compare(reports)
         let table = TwinFit.table(rows, events: data.events.count)
         // With the spec on standard output, the table goes beside it so the output stays one JSON document.
         if out == nil { TextOutput.standardError(table) } else { try TextOutput.printLine(table) }
