@@ -132,7 +132,7 @@ struct ConditionPass {
         func members(_ ranking: Ranking, _ kind: EventKindCode, bin b: Int) -> [Member] {
             TwinShape.binRange(b, count: ranking.order.count).map { Member(kind: kind.rawValue, id: ranking.order[$0]) }
         }
-        func ranked(_ ranking: Ranking, counts: [Int], targeted: [[Int32: Int]], unseen: (Int, Int), any: Int,
+        func ranked(_ ranking: Ranking, _ kind: EventKindCode, counts: [Int], targeted: [[Int32: Int]], unseen: (Int, Int), any: Int,
                     filters: [TwinShape.Filters]?, unseenFilters: TwinShape.Filters?) -> TwinShape.Ranked {
             let total = Double(max(1, ranking.counts.reduce(0, +)))
             let fit = ZipfFit.fit(ranking.counts)
@@ -140,7 +140,8 @@ struct ConditionPass {
                 let binEvents = TwinShape.binRange(b, count: ranking.counts.count).reduce(0) { $0 + ranking.counts[$1] }
                 let heavy = targeted[b].sorted { $0.value != $1.value ? $0.value > $1.value : ranking.rank[$0.key]! < ranking.rank[$1.key]! }
                     .prefix(TwinShape.maxHeavy)
-                    .map { TwinShape.Heavy(conditions: $0.value, share: Double(ranking.counts[ranking.rank[$0.key]!]) / Double(max(1, binEvents))) }
+                    .map { TwinShape.Heavy(conditions: $0.value, share: Double(ranking.counts[ranking.rank[$0.key]!]) / Double(max(1, binEvents)),
+                                           presence: presence([Member(kind: kind.rawValue, id: $0.key)])) }
                 return TwinShape.Bin(share: Double(binEvents) / total, conditions: counts[b], targeted: targeted[b].count, filters: filters?[b],
                                      heavy: heavy.isEmpty ? nil : heavy)
             }
@@ -155,13 +156,13 @@ struct ConditionPass {
             conditionsPerTrigger: perTrigger.map { Double($0) / Double(max(1, set.triggers.count)) },
             windows: .init(share: Double(windowed) / Double(max(1, set.triggers.count)), coverage: windowed > 0 ? coverage / Double(windowed) : 0),
             time: .init(start: start, span: max(0, end - start)),
-            names: ranked(names, counts: nameCounts, targeted: nameConditions, unseen: (unseenNameCount, unseenNameIDs.count), any: 0,
+            names: ranked(names, .customEvent, counts: nameCounts, targeted: nameConditions, unseen: (unseenNameCount, unseenNameIDs.count), any: 0,
                           filters: nameFilters,
                           unseenFilters: unseenNames.filters(presence: [])),
-            products: ranked(products, counts: productCounts, targeted: productConditions, unseen: (unseenProductCount, unseenProducts.count),
+            products: ranked(products, .purchase, counts: productCounts, targeted: productConditions, unseen: (unseenProductCount, unseenProducts.count),
                              any: anyProduct, filters: nil, unseenFilters: nil),
             purchases: purchases.filters(presence: presence(allProducts)),
-            campaigns: ranked(campaigns, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
+            campaigns: ranked(campaigns, .pushClick, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
                               any: anyCampaign, filters: nil, unseenFilters: nil),
             push: .init(withoutCampaign: Double(events.pushWithoutCampaign) / pushes, withAction: Double(events.pushWithAction) / pushes,
                         conditionsWithAction: Double(pushWithAction) / Double(max(1, pushConditions))),

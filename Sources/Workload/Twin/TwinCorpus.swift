@@ -131,7 +131,7 @@ struct TwinCorpus {
     func filters(_ group: TwinShape.Filters?, kind: EventKindCode, rank: Int, deck: String, _ decks: Decks,
                  _ rng: inout DeterministicRandom) -> JSONValue {
         guard let group else { return .array([]) }
-        let carried = rank >= 0 ? TwinPopulation.carried(group, kind: kind, rank: rank) : []
+        let carried = rank >= 0 ? (kind == .purchase ? products : names).carried(group, rank: rank) : []
         let presence: (Int) -> Double = { key in
             guard key >= 0 else { return 0 }
             switch rank {
@@ -152,7 +152,7 @@ struct TwinCorpus {
             plan = template.clauses.map { slots in
                 slots.map { slot in
                     next += 1
-                    return (slot.key, PropertyType(rawValue: slot.type)!, FilterOperator(rawValue: slot.op)!, row.rates[next - 1])
+                    return (slot.key, PropertyType(rawValue: slot.type)!, FilterOperator(rawValue: slot.op)!, row.rates[next - 1], row.present[next - 1])
                 }
             }
             correlation = row.correlation
@@ -165,16 +165,18 @@ struct TwinCorpus {
                     let ci = decks.deal(deck + " classes", &rng) { Deck(weights: group.classes.map(\.weight)) }
                     let cls = group.classes[ci]
                     let level = decks.deal(deck + " class \(ci)", &rng) { Deck(weights: cls.pass.map(\.weight)) }
-                    return (cls.key, PropertyType(rawValue: cls.type)!, FilterOperator(rawValue: cls.op)!, cls.pass[level].rate)
+                    return (cls.key, PropertyType(rawValue: cls.type)!, FilterOperator(rawValue: cls.op)!, cls.pass[level].rate, 1)
                 })
             }
             correlation = group.correlation
         }
-        // A key this member does not carry: another key of the type that it carries, the same one for
-        // every filter of the condition on that key (a range stays a range).
+        // A key this member does not carry but the data's member did (members carry keys by a draw):
+        // another key of the type that it carries, the same one for every filter of the condition on
+        // that key (a range stays a range). A heavy member carries exactly its own keys.
         var substituted: [Int: Int] = [:]
+        let exact = rank >= 0 && (kind == .purchase ? products : names).isHeavy(rank)
         for c in plan.indices {
-            for f in plan[c].indices where rank != -2 && presence(plan[c][f].key) == 0 {
+            for f in plan[c].indices where !exact && rank != -2 && presence(plan[c][f].key) == 0 && plan[c][f].carried > 0 {
                 let key = plan[c][f].key
                 if substituted[key] == nil {
                     let same = carried.filter { keys[$0.key].type == plan[c][f].type }
@@ -189,7 +191,9 @@ struct TwinCorpus {
         })
     }
 
-    typealias Planned = (key: Int, type: PropertyType, op: FilterOperator, target: Double)
+    /// A filter to make: its key, type, operator, the share of events it should hold on, and the share
+    /// of the data's events that carried its key (a filter on a key its name lacks stays so).
+    typealias Planned = (key: Int, type: PropertyType, op: FilterOperator, target: Double, carried: Double)
 
     /// Makes a condition of independent clauses hold as often as the fitted ones did together
     /// (`correlation` is that ratio). A bound of a range whose other bound is in an earlier clause

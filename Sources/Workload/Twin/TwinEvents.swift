@@ -44,7 +44,7 @@ extension TwinCorpus {
                         carried = cached
                     } else {
                         let group = population.filters(ofRank: rank, shared: kind == .purchase ? shape.purchases : nil)
-                        carried = TwinPopulation.carried(group, kind: kind, rank: rank)
+                        carried = population.carried(group, rank: rank)
                         if rank < 1 << 20 { carriedCache[kind, default: [:]][rank] = carried }
                     }
                     for (k, share) in carried where rng.chance(share) {

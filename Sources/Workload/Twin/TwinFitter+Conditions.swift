@@ -32,6 +32,8 @@ struct FilterAccumulator {
     struct Measured {
         var signature: [[ClassKey]]
         var rates: [[Double]]
+        /// Share of the sample carrying each filter's key (any non-null value).
+        var present: [Double]
         var actual: Double
         var independent: Double
         /// Events the rates were measured on.
@@ -50,7 +52,7 @@ struct FilterAccumulator {
     }
 
     mutating func add(_ cnf: FilterCNF, events: [Event], keyIndex: [String: Int]) {
-        var signature: [[ClassKey]] = [], rates: [[Double]] = [], clausePasses: [Double] = []
+        var signature: [[ClassKey]] = [], rates: [[Double]] = [], clausePasses: [Double] = [], present: [Double] = []
         var conditionHolds = [Bool](repeating: true, count: events.count)
         for clause in cnf.clauses {
             var clauseHolds = [Bool](repeating: false, count: events.count)
@@ -61,6 +63,8 @@ struct FilterAccumulator {
                     held += 1
                     clauseHolds[e] = true
                 }
+                let carrying = events.reduce(0) { $0 + (($1.properties[filter.property].map { $0 != .null } ?? false) ? 1 : 0) }
+                present.append(events.isEmpty ? 0 : Double(carrying) / Double(events.count))
                 keys.append(ClassKey(key: keyIndex[filter.property] ?? -1, type: filter.type.rawValue, op: filter.op.rawValue))
                 // A member without events (a name only triggers know) passes nothing it is never shown.
                 clauseRates.append(events.isEmpty ? 0 : Double(held) / Double(events.count))
@@ -71,7 +75,7 @@ struct FilterAccumulator {
             for e in events.indices where !clauseHolds[e] { conditionHolds[e] = false }
         }
         let actual = events.isEmpty || cnf.clauses.isEmpty ? 0 : Double(conditionHolds.filter { $0 }.count) / Double(events.count)
-        measured.append(Measured(signature: signature, rates: rates, actual: actual, independent: clausePasses.reduce(1, *), samples: events.count))
+        measured.append(Measured(signature: signature, rates: rates, present: present, actual: actual, independent: clausePasses.reduce(1, *), samples: events.count))
     }
 
     /// Pass rates as (mean, count) centroids of their levels. Rates too rare for the sample to resolve
@@ -112,7 +116,8 @@ struct FilterAccumulator {
         return kept.map { levels in
             let members = groups[levels]!
             let rates = flat[0].indices.map { f in min(1, max(0, members.reduce(0) { $0 + flat[$1][f] } / Double(members.count))) }
-            return TwinShape.Row(weight: members.count, rates: rates, correlation: correlation(members.map { conditions[$0] }))
+            let present = flat[0].indices.map { f in min(1, max(0, members.reduce(0) { $0 + conditions[$1].present[f] } / Double(members.count))) }
+            return TwinShape.Row(weight: members.count, rates: rates, present: present, correlation: correlation(members.map { conditions[$0] }))
         }
     }
 

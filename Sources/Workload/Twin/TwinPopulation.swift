@@ -83,9 +83,25 @@ struct TwinPopulation {
         return Double(x >> 11) * 0x1p-53 < members
     }
 
-    /// The keys member `rank` carries, with the share of its events each is present on.
-    static func carried(_ filters: TwinShape.Filters?, kind: EventKindCode, rank: Int) -> [(key: Int, share: Double)] {
-        (filters?.presence ?? []).filter { carries(kind: kind, rank: rank, key: $0.key, members: $0.members) }.map { ($0.key, $0.share) }
+    /// Whether member `rank` is one of its bin's heavy members (whose keys the spec gives exactly).
+    func isHeavy(_ rank: Int) -> Bool {
+        guard rank >= 0 else { return false }
+        let b = Int.bitWidth - 1 - (rank + 1).leadingZeroBitCount
+        guard b < ranked.bins.count, let heavy = ranked.bins[b].heavy else { return false }
+        return rank - TwinShape.binRange(b, count: ranked.count).lowerBound < heavy.count
+    }
+
+    /// The keys member `rank` carries, with the share of its events each is present on: a heavy
+    /// member's own, else the group's keys each carried by its share of members.
+    func carried(_ filters: TwinShape.Filters?, rank: Int) -> [(key: Int, share: Double)] {
+        if rank >= 0 {
+            let b = Int.bitWidth - 1 - (rank + 1).leadingZeroBitCount
+            let j = rank - TwinShape.binRange(b, count: ranked.count).lowerBound
+            if b < ranked.bins.count, let heavy = ranked.bins[b].heavy, j < heavy.count, let own = heavy[j].presence {
+                return own.map { ($0.key, $0.share) }
+            }
+        }
+        return (filters?.presence ?? []).filter { Self.carries(kind: kind, rank: rank, key: $0.key, members: $0.members) }.map { ($0.key, $0.share) }
     }
 
     /// The filters of the group member `rank` belongs to (a name's bin; purchases share one group).

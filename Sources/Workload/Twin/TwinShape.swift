@@ -67,6 +67,8 @@ public struct TwinShape: Codable, Sendable, Equatable {
     public struct Heavy: Codable, Sendable, Equatable {
         public var conditions: Int
         public var share: Double
+        /// The keys this member's events carry, and on what share of them.
+        public var presence: [KeyShare]?
     }
 
     /// The properties events of one group carry and the filters its conditions hold.
@@ -112,6 +114,8 @@ public struct TwinShape: Codable, Sendable, Equatable {
     public struct Row: Codable, Sendable, Equatable {
         public var weight: Int
         public var rates: [Double]
+        /// Share of the member's events that carried each filter's key.
+        public var present: [Double]
         public var correlation: Double
     }
 
@@ -273,7 +277,7 @@ extension TwinShape {
                 if let f = bin.filters { try f.validate(p + ".filters", keys: keys.count, fail: fail) }
                 let heavy = bin.heavy ?? []
                 guard heavy.count <= min(bin.targeted, Self.maxHeavy), heavy.reduce(0, { $0 + $1.conditions }) <= bin.conditions,
-                      heavy.allSatisfy({ $0.conditions > 0 && $0.share >= 0 }), heavy.reduce(0, { $0 + $1.share }) <= 1 + 1e-9,
+                      heavy.allSatisfy({ $0.conditions > 0 && $0.share >= 0 && ($0.presence ?? []).allSatisfy { $0.key >= 0 && $0.key < keys.count && (0...1).contains($0.share) && (0...1).contains($0.members) } }), heavy.reduce(0, { $0 + $1.share }) <= 1 + 1e-9,
                       b < ranked.bins.count || heavy.isEmpty else {
                     throw fail(p + ".heavy", "expected at most \(Self.maxHeavy) (and at most targeted) members with conditions that sum to at most the bin's and shares that sum to at most 1")
                 }
@@ -341,6 +345,8 @@ extension TwinShape.Filters {
                     throw fail("\(q).rows[\(r)]", "expected a positive weight and \(filters) rates, one per filter")
                 }
                 for (j, rate) in row.rates.enumerated() { try share(rate, "\(q).rows[\(r)].rates[\(j)]") }
+                guard row.present.count == filters else { throw fail("\(q).rows[\(r)].present", "expected \(filters) shares, one per filter") }
+                for (j, v) in row.present.enumerated() { try share(v, "\(q).rows[\(r)].present[\(j)]") }
                 guard row.correlation.isFinite, row.correlation >= 0, row.correlation <= 1e6 else {
                     throw fail("\(q).rows[\(r)].correlation", "expected a ratio from 0 to 1e6")
                 }
