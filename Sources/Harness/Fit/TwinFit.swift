@@ -38,7 +38,8 @@ public enum TwinFit {
             let rows = reports.compactMap { $0.results.first { plain($0) && $0.strategy == strategy } }
             guard let first = rows.first else { return nil }
             let ns = rows.map(\.timing.nsPerEvent.mean).sorted()
-            return (ns[ns.count / 2], first.matches.candidatesPerEvent, first.matches.matchesPerEvent)
+            let median = ns.count % 2 == 1 ? ns[ns.count / 2] : (ns[ns.count / 2 - 1] + ns[ns.count / 2]) / 2
+            return (median, first.matches.candidatesPerEvent, first.matches.matchesPerEvent)
         }
         guard let first = rounds.first else { return [] }
         return first.data.results.filter(plain).compactMap { d in

@@ -60,7 +60,7 @@ struct ConditionPass {
     mutating func shape() -> TwinShape {
         var perTrigger: [Int] = []
         var nameBins = [FilterAccumulator](repeating: .init(), count: names.binCount)
-        var unseenNames = FilterAccumulator(), purchases = FilterAccumulator()
+        var unseenNames = FilterAccumulator(), purchases = FilterAccumulator(), anyPurchases = FilterAccumulator()
         var nameConditions = [[Int32: Int]](repeating: [:], count: names.binCount), nameCounts = [Int](repeating: 0, count: names.binCount)
         var unseenNameIDs = Set<String>(), unseenNameCount = 0
         var productConditions = [[Int32: Int]](repeating: [:], count: products.binCount), productCounts = [Int](repeating: 0, count: products.binCount)
@@ -107,7 +107,7 @@ struct ConditionPass {
                         }
                     } else {
                         anyProduct += 1
-                        purchases.add(cnf, events: sample(nil), keyIndex: keyIndex)
+                        anyPurchases.add(cnf, events: sample(nil), keyIndex: keyIndex)
                     }
                 case .sessionStart:
                     sessions += 1
@@ -162,6 +162,7 @@ struct ConditionPass {
             products: ranked(products, .purchase, counts: productCounts, targeted: productConditions, unseen: (unseenProductCount, unseenProducts.count),
                              any: anyProduct, filters: nil, unseenFilters: nil),
             purchases: purchases.filters(presence: presence(allProducts)),
+            anyPurchases: anyPurchases.filters(presence: presence(allProducts)),
             campaigns: ranked(campaigns, .pushClick, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
                               any: anyCampaign, filters: nil, unseenFilters: nil),
             push: .init(withoutCampaign: Double(events.pushWithoutCampaign) / pushes, withAction: Double(events.pushWithAction) / pushes,

@@ -95,7 +95,8 @@ struct TwinCorpus {
         case .bin(.purchase, _), .unseen(.purchase), .any(.purchase):
             let (name, rank) = member(products, slot)
             return .object([("type", .string("purchase")), ("product_id", name.map { .string($0) } ?? .null),
-                            ("filters", filters(shape.purchases, kind: .purchase, rank: name == nil ? -2 : rank, deck: "purchases", decks, &rng))])
+                            ("filters", name == nil ? filters(shape.anyPurchases, kind: .purchase, rank: -2, deck: "purchases any", decks, &rng)
+                                : filters(shape.purchases, kind: .purchase, rank: rank, deck: "purchases", decks, &rng))])
         default:
             let (name, _) = member(campaigns, slot)
             var members: [(key: String, value: JSONValue)] = [("type", .string("push_click")), ("campaign_id", name.map { .string($0) } ?? .null)]
@@ -118,9 +119,8 @@ struct TwinCorpus {
 
     /// How many conditions a group of filters was fitted on (the size of its decks).
     func conditions(of deck: String) -> Int {
-        if deck == "purchases" {
-            return shape.products.bins.reduce(shape.products.anyConditions + shape.products.unseen.conditions) { $0 + $1.conditions }
-        }
+        if deck == "purchases" { return shape.products.bins.reduce(shape.products.unseen.conditions) { $0 + $1.conditions } }
+        if deck == "purchases any" { return shape.products.anyConditions }
         if deck == "names unseen" { return shape.names.unseen.conditions }
         return Int(deck.split(separator: " ").last.flatMap { Int($0) }.map { shape.names.bins[$0].conditions } ?? 1)
     }

@@ -15,9 +15,12 @@ public struct TwinShape: Codable, Sendable, Equatable {
     public var time: Time
     /// Custom-event names, ranked by how often events carry them.
     public var names: Ranked
-    /// Purchased products, ranked likewise; their properties and filters are `purchases`.
+    /// Purchased products, ranked likewise; their properties and the filters of conditions on one
+    /// product are `purchases`, those of conditions on any product `anyPurchases` (they see every
+    /// purchase, so they are kept apart).
     public var products: Ranked
     public var purchases: Filters
+    public var anyPurchases: Filters
     /// Push campaigns, ranked likewise.
     public var campaigns: Ranked
     public var push: Push
@@ -284,6 +287,7 @@ extension TwinShape {
             }
         }
         try purchases.validate("purchases", keys: keys.count, fail: fail)
+        try anyPurchases.validate("anyPurchases", keys: keys.count, fail: fail)
     }
 
     static let maxKeys = 256
