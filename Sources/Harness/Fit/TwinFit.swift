@@ -57,7 +57,7 @@ public enum TwinFit {
         let header = ["strategy", "ns/ev data", "twin", "ratio", "cand/ev data", "twin", "ratio", "match/ev data", "twin", "ratio", "verdict"]
         var cells = [header]
         for row in rows {
-            let verdict = !row.held ? "(not held)" : row.countsWithin && row.timeWithin ? "within" : "OUTSIDE"
+            let verdict = !row.held ? "(not held)" : !row.countsWithin ? "OUTSIDE" : row.timeWithin ? "within" : "time outside"
             cells.append([row.strategy, n(row.data.ns), n(row.twin.ns), r(row.nsRatio), n(row.data.candidates), n(row.twin.candidates),
                           r(row.candidateRatio), n(row.data.matches), n(row.twin.matches), r(row.matchRatio), verdict])
         }

@@ -68,6 +68,8 @@ struct ConditionPass {
         var campaignConditions = [[Int32: Int]](repeating: [:], count: campaigns.binCount), campaignCounts = [Int](repeating: 0, count: campaigns.binCount)
         var unseenCampaigns = Set<String>(), unseenCampaignCount = 0, anyCampaign = 0
         var sessions = 0, pushConditions = 0, pushWithAction = 0
+        let actionOrder = events.actions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(64).map(\.key)
+        var actionConditions = [Int](repeating: 0, count: actionOrder.count + 1)
         var windowed = 0, coverage = 0.0
         let start = events.firstTime.isFinite ? events.firstTime : 0
         let end = events.lastTime.isFinite ? events.lastTime : 0
@@ -113,7 +115,11 @@ struct ConditionPass {
                     sessions += 1
                 case .pushClick(let campaign, let action):
                     pushConditions += 1
-                    if action != nil { pushWithAction += 1 }
+                    if let action {
+                        pushWithAction += 1
+                        let id = symbols.lookup(action)
+                        actionConditions[actionOrder.firstIndex { $0 == id } ?? actionOrder.count] += 1
+                    }
                     if let campaign {
                         if let m = member(campaign, .pushClick), let r = campaigns.rank[m.id] {
                             let b = Ranking.bin(ofRank: r)
@@ -166,7 +172,9 @@ struct ConditionPass {
             campaigns: ranked(campaigns, .pushClick, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
                               any: anyCampaign, filters: nil, unseenFilters: nil),
             push: .init(withoutCampaign: Double(events.pushWithoutCampaign) / pushes, withAction: Double(events.pushWithAction) / pushes,
-                        conditionsWithAction: Double(pushWithAction) / Double(max(1, pushConditions))),
+                        conditionsWithAction: Double(pushWithAction) / Double(max(1, pushConditions)),
+                        actions: actionOrder.map { Double(events.actions[$0]!) / Double(max(1, events.pushWithAction)) },
+                        actionConditions: actionConditions),
             sessionConditions: sessions,
             keys: keyOrder.map { events.keys[$0]!.shape })
     }

@@ -6,11 +6,17 @@ struct Deck {
     var cards: [Int] = []
     var next = 0
 
-    init(weights: [Int]) { counts = weights.map { max(0, $0) } }
+    /// At most this many cards: past it, a deck is a scaled copy (it is reshuffled when dealt out).
+    static let maxCards = 1 << 20
+
+    init(weights: [Int]) {
+        let total = weights.reduce(0) { $0 + max(0, $1) }
+        self.init(shares: weights.map { Double(max(0, $0)) }, size: min(total, Self.maxCards))
+    }
 
     init(shares: [Double], size: Int) {
         let total = shares.reduce(0, +)
-        let n = max(1, size)
+        let n = min(max(1, size), Self.maxCards)
         guard total > 0 else { counts = shares.isEmpty ? [] : [n] + Array(repeating: 0, count: shares.count - 1); return }
         let exact = shares.map { $0 / total * Double(n) }
         var counts = exact.map { Int($0.rounded(.down)) }

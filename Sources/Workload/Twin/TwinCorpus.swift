@@ -18,7 +18,8 @@ struct TwinCorpus {
     }
 
     static func keyName(_ k: Int) -> String { "p\(k)" }
-    static let actions = ["a0", "a1", "a2", "a3"]
+    /// Button `rank` of the twin's clicks; `actions.count` names a button no click has.
+    static func action(_ rank: Int) -> String { "a\(rank)" }
 
     /// Where a condition goes: a population's bin (or its unseen members, or any member), or a session start.
     enum Slot {
@@ -100,7 +101,10 @@ struct TwinCorpus {
         default:
             let (name, _) = member(campaigns, slot)
             var members: [(key: String, value: JSONValue)] = [("type", .string("push_click")), ("campaign_id", name.map { .string($0) } ?? .null)]
-            if rng.chance(shape.push.conditionsWithAction) { members.append(("action_id", .string(Self.actions[rng.below(Self.actions.count)]))) }
+            if shape.push.actionConditions.reduce(0, +) > 0, rng.chance(shape.push.conditionsWithAction) {
+                let rank = decks.deal("buttons", &rng) { Deck(weights: shape.push.actionConditions) }
+                members.append(("action_id", .string(Self.action(rank))))
+            }
             return .object(members)
         }
     }

@@ -9,7 +9,7 @@ extension TwinCorpus {
         var columns = EventColumns(vocabulary: vocabulary)
         columns.reserveCapacity(events: n, properties: n * 4)
         let keyIDs = keys.indices.map { columns.intern(Self.keyName($0)) }
-        let actionIDs = Self.actions.map { columns.intern($0) }
+        let actionIDs = shape.push.actions.indices.map { columns.intern(Self.action($0)) }
         var memberIDs: [EventKindCode: [Int: Int32]] = [:]
         var carriedCache: [EventKindCode: [Int: [(key: Int, share: Double)]]] = [:]
         var stringIDs: [String: Int32] = [:]
@@ -28,7 +28,7 @@ extension TwinCorpus {
             case .purchase: population = products
             case .pushClick:
                 if !rng.chance(shape.push.withoutCampaign) { population = campaigns }
-                if rng.chance(shape.push.withAction) { action = actionIDs[rng.below(actionIDs.count)] }
+                if !actionIDs.isEmpty, rng.chance(shape.push.withAction) { action = actionIDs[Self.draw(shape.push.actions, &rng)] }
             case .sessionStart: break
             }
             if let population, let rank = population.draw(&rng) ?? (kind == .pushClick ? nil : 0) {

@@ -56,6 +56,7 @@ struct EventPass {
     /// A sample of every purchase, for conditions on any product.
     var purchaseSample: [Int] = []
     var pushWithoutCampaign = 0, pushWithAction = 0
+    var actions: [Int32: Int] = [:]
     var firstTime = Double.infinity, lastTime = -Double.infinity
     var rng = DeterministicRandom(seed: 0x7717)
 
@@ -78,7 +79,10 @@ struct EventPass {
             guard let code = EventKindCode(rawValue: kind) else { continue }
             if code == .pushClick {
                 if view.keys[i] < 0 { pushWithoutCampaign += 1 }
-                if view.actions[i] >= 0 { pushWithAction += 1 }
+                if view.actions[i] >= 0 {
+                    pushWithAction += 1
+                    actions[view.actions[i], default: 0] += 1
+                }
             }
             guard code != .sessionStart, view.keys[i] >= 0 else { continue }
             let member = Member(kind: kind, id: view.keys[i])

@@ -143,6 +143,10 @@ public struct TwinShape: Codable, Sendable, Equatable {
         public var withAction: Double
         /// Share of push conditions that name a button.
         public var conditionsWithAction: Double
+        /// Tapped buttons ranked by how often clicks carry them (each one's share of clicks with a
+        /// button), and how many conditions name the button of each rank, then buttons no click has.
+        public var actions: [Double]
+        public var actionConditions: [Int]
     }
 
     /// One property key: its values' type and distribution.
@@ -233,6 +237,10 @@ extension TwinShape {
         try share(push.withoutCampaign, "push.withoutCampaign")
         try share(push.withAction, "push.withAction")
         try share(push.conditionsWithAction, "push.conditionsWithAction")
+        guard push.actions.count <= 64, push.actionConditions.count <= 65, push.actionConditions.allSatisfy({ $0 >= 0 }) else {
+            throw fail("push.actions", "expected at most 64 button shares and 65 non-negative condition counts")
+        }
+        for (i, s) in push.actions.enumerated() { try share(s, "push.actions[\(i)]") }
         try count(sessionConditions, "sessionConditions")
         guard keys.count <= Self.maxKeys else { throw fail("keys", "at most \(Self.maxKeys) keys") }
         for (i, k) in keys.enumerated() {
@@ -259,13 +267,13 @@ extension TwinShape {
                 for (j, v) in q.enumerated() { try finite(v, "\(p).quantiles[\(j)]") }
             }
             if let bins = k.bins {
-                guard bins.count <= 64 else { throw fail(p + ".bins", "at most 64 bins") }
+                guard bins.count <= Self.maxBins else { throw fail(p + ".bins", "at most \(Self.maxBins) bins") }
                 for (j, v) in bins.enumerated() { try share(v, "\(p).bins[\(j)]") }
             }
         }
         for (ranked, name) in [(names, "names"), (products, "products"), (campaigns, "campaigns")] {
             try count(ranked.count, name + ".count", max: 10_000_000)
-            guard ranked.bins.count <= 64 else { throw fail(name + ".bins", "at most 64 bins") }
+            guard ranked.bins.count <= Self.maxBins else { throw fail(name + ".bins", "at most \(Self.maxBins) bins") }
             try finite(ranked.zipf, name + ".zipf")
             try share(ranked.fitKS, name + ".fitKS")
             try count(ranked.anyConditions, name + ".anyConditions")
@@ -291,6 +299,8 @@ extension TwinShape {
     }
 
     static let maxKeys = 256
+    /// Bins of rank 2^b − 1 ..< 2^(b+1) − 1: 40 cover a trillion members.
+    static let maxBins = 40
     static let maxHeavy = 16
     static let maxDistinct = 1 << 24
 

@@ -67,6 +67,9 @@ struct FitCommand: ParsableCommand {
         guard !data.set.triggers.isEmpty else {
             throw InputError(file: corpus, path: "triggers", reason: "the corpus has no triggers to fit; give at least one")
         }
+        guard data.events.count > 0 else {
+            throw InputError(file: eventLog, path: "", reason: "no valid event to fit; give a log with at least one")
+        }
         progress.note("fitting \(data.set.triggers.count) triggers and \(data.events.count) events")
         let spec = try TwinFitter.spec(set: data.set, events: data.events, name: name, seed: seed)
         progress.note("")
@@ -81,7 +84,7 @@ struct FitCommand: ParsableCommand {
         TextOutput.standardError("fitted \(data.set.triggers.count) triggers and \(data.events.count) events"
             + (json.map { " into \(PrintableText.escaped($0))" } ?? "")
             + ": \(shape.names.count) names (Zipf \(String(format: "%.2f", shape.names.zipf)), KS distance \(String(format: "%.3f", shape.names.fitKS))), "
-            + "\(shape.keys.count) keys, \(text.utf8.count) bytes, no string of the data")
+            + "\(shape.keys.count) keys, \(text.utf8.count) bytes; names, keys and values are synthetic")
         guard check else { return }
         // Rounds alternate data and twin, one timed pass each, so the host's drift over minutes falls
         // on both sides alike; each side's ns/event is the median of its rounds.
