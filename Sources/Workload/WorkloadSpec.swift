@@ -125,7 +125,8 @@ public struct WorkloadSpec: Sendable, Equatable {
             ? [nameOrPath]
             : presetDirectories.map { "\($0)/\(nameOrPath).json" }
         for path in candidates where FileManager.default.fileExists(atPath: path) {
-            return try decode(InputFile.read(path, limit: 1 << 20), file: path)
+            // A fitted spec of a big, varied trigger set takes megabytes.
+            return try decode(InputFile.read(path, limit: 64 << 20), file: path)
         }
         let known = presetNames()
         throw InputError(file: nameOrPath, path: "", reason: "no such workload file or preset"

@@ -140,7 +140,10 @@ final class TwinFitTests: XCTestCase {
         let cases: [(String, String, String)] = [
             ("\"fittedTriggers\":150", "\"fittedTriggers\":0", "shape.fittedTriggers"),
             ("\"fittedTriggers\":150", "\"fittedTriggers\":\"x\"", "shape.fittedTriggers"),
-            ("\"windows\":{", "\"windows\":{\"share\":2,\"coverage\":0},\"w\":{", "shape.windows.share"),
+            ("\"fittedTriggers\":150", "\"fittedTriggers\":150,\"fitedTriggers\":3", "shape.fitedTriggers"),
+            ("\"sessionConditions\":", "\"sessionConditions\":9223372036854775807,\"x\":", "shape.x"),
+            // Weights that would overflow a sum are refused before anything adds them.
+            ("\"heavy\":[{\"conditions\":", "\"heavy\":[{\"conditions\":9223372036854775806,\"share\":0},{\"conditions\":", "shape.names.bins["),
             ("\"keys\":[{", "\"keys\":[{\"type\":\"text\"},{", "shape.keys[0].type"),
             ("\"format\":\"trigger-workload/2\"", "\"format\":\"trigger-workload/1\"", "shape"),
         ]

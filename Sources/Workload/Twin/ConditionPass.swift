@@ -31,6 +31,9 @@ struct ConditionPass {
         guard let member else { return events.purchaseSample.map { events.view.event(at: $0) } }
         if let cached = decoded[member] { return cached }
         let list = (events.samples[member] ?? []).map { events.view.event(at: $0) }
+        // Decoded samples of up to ~2,700 members at once: a trigger set over millions of names must not
+        // hold them all.
+        if decoded.count >= 1 << 18 / TwinFitter.samplesPerMember { decoded.removeAll(keepingCapacity: true) }
         decoded[member] = list
         return list
     }
@@ -161,7 +164,7 @@ struct ConditionPass {
             fittedTriggers: set.triggers.count,
             conditionsPerTrigger: perTrigger.map { Double($0) / Double(max(1, set.triggers.count)) },
             windows: .init(share: Double(windowed) / Double(max(1, set.triggers.count)), coverage: windowed > 0 ? coverage / Double(windowed) : 0),
-            time: .init(start: start, span: max(0, end - start)),
+            time: .init(start: min(TwinShape.maxTime, max(-TwinShape.maxTime, start)), span: min(TwinShape.maxTime, max(0, end - start))),
             names: ranked(names, .customEvent, counts: nameCounts, targeted: nameConditions, unseen: (unseenNameCount, unseenNameIDs.count), any: 0,
                           filters: nameFilters,
                           unseenFilters: unseenNames.filters(presence: [])),

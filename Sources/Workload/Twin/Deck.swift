@@ -3,8 +3,11 @@
 /// shuffled again. A group of 39 conditions gets its 13 % without filters as 5, not as 2 to 8.
 struct Deck {
     let counts: [Int]
-    var cards: [Int] = []
+    var cards: [Int32] = []
     var next = 0
+    /// Dealt by independent weighted draws instead, when the generation's cards are spent.
+    var drawn = false
+    var size: Int { counts.reduce(0, +) }
 
     /// At most this many cards: past it, a deck is a scaled copy (it is reshuffled when dealt out).
     static let maxCards = 1 << 20
@@ -26,23 +29,37 @@ struct Deck {
     }
 
     mutating func deal(_ rng: inout DeterministicRandom) -> Int {
+        if drawn {
+            var u = rng.below(max(1, size))
+            for (i, c) in counts.enumerated() {
+                if u < c { return i }
+                u -= c
+            }
+            return 0
+        }
         if next == cards.count {
-            cards = counts.enumerated().flatMap { Array(repeating: $0.offset, count: $0.element) }
+            cards = counts.enumerated().flatMap { Array(repeating: Int32($0.offset), count: $0.element) }
             if cards.isEmpty { return 0 }
             for k in cards.indices.reversed() where k > 0 { cards.swapAt(k, rng.below(k + 1)) }
             next = 0
         }
         next += 1
-        return cards[next - 1]
+        return Int(cards[next - 1])
     }
 }
 
 /// The decks of one corpus generation, by what they deal.
 final class Decks {
     var decks: [String: Deck] = [:]
+    /// Cards all decks may hold (64 MiB); a hand-written spec with thousands of heavy decks gets draws.
+    var cardsLeft = 1 << 24
 
     func deal(_ name: String, _ rng: inout DeterministicRandom, make: () -> Deck) -> Int {
-        if decks[name] == nil { decks[name] = make() }
+        if decks[name] == nil {
+            var deck = make()
+            if deck.size > cardsLeft { deck.drawn = true } else { cardsLeft -= deck.size }
+            decks[name] = deck
+        }
         return decks[name]!.deal(&rng)
     }
 }

@@ -42,8 +42,6 @@ struct FilterAccumulator {
     var measured: [Measured] = []
     /// Pass-rate levels: exactly 0, up to each bound, exactly 1.
     static let bounds = [0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 1.0]
-    static let maxTemplates = 256
-    static let maxTemplateFilters = 8
 
     static func level(_ r: Double) -> Int {
         if r <= 0 { return 0 }
@@ -130,7 +128,7 @@ struct FilterAccumulator {
     func filters(presence: [TwinShape.KeyShare]) -> TwinShape.Filters {
         var bySignature: [[[ClassKey]]: [Int]] = [:]
         var order: [[[ClassKey]]] = []
-        for (i, m) in measured.enumerated() where m.signature.reduce(0, { $0 + $1.count }) <= Self.maxTemplateFilters {
+        for (i, m) in measured.enumerated() where m.signature.reduce(0, { $0 + $1.count }) <= TwinShape.maxTemplateFilters {
             if bySignature[m.signature] == nil { order.append(m.signature) }
             bySignature[m.signature, default: []].append(i)
         }
@@ -138,7 +136,7 @@ struct FilterAccumulator {
         let kept = order.enumerated().sorted { a, b in
             let (x, y) = (bySignature[a.element]!.count, bySignature[b.element]!.count)
             return x != y ? x > y : a.offset < b.offset
-        }.prefix(Self.maxTemplates).map(\.element)
+        }.prefix(TwinShape.maxTemplates).map(\.element)
         var inTemplate = [Bool](repeating: false, count: measured.count)
         let templates = kept.map { signature -> TwinShape.Template in
             let members = bySignature[signature]!
@@ -154,9 +152,9 @@ struct FilterAccumulator {
             a[i] += 1
         }
         for m in rest {
-            bump(&clauses, m.signature.count)
+            bump(&clauses, min(m.signature.count, TwinShape.maxClauses))
             for (c, keys) in m.signature.enumerated() {
-                bump(&widths, max(keys.count - 1, 0))
+                bump(&widths, min(max(keys.count - 1, 0), TwinShape.maxWidth - 1))
                 for (f, key) in keys.enumerated() {
                     if classRates[key] == nil { classOrder.append(key) }
                     classRates[key, default: []].append(m.rates[c][f])

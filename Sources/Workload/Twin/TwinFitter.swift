@@ -25,8 +25,11 @@ public enum TwinFitter {
         spec.kinds = Dictionary(uniqueKeysWithValues: WorkloadGenerator.KindPicker.order.map { ($0.0, Double(kinds[Int($0.1.rawValue)]) / Double(events.count)) })
         spec.shape = fit(set, events)
         // What is written is what a reader gets back: a spec that does not decode is a bug here.
-        return try WorkloadSpec.decode(Array(spec.json.serialized.utf8), file: "fitted spec")
+        return try WorkloadSpec.decode(Array(spec.json.serialized.utf8), file: fittedFile)
     }
+
+    /// The file a fitted spec's own errors name (the command names the data's files instead).
+    public static let fittedFile = "fitted spec"
 
     public static func fit(_ set: TriggerSet, _ columns: EventColumns) -> TwinShape {
         columns.withView { view in

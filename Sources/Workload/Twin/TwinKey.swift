@@ -17,7 +17,8 @@ struct TwinKey {
     let rankBins: [(upTo: Double, range: Range<Int>)]
     let fresh: Double
     let trueShare: Double
-    static let maxPool = 1 << 20
+    /// Repeated values a string key draws from in the twin: a rank weight each (1 MiB a key at most).
+    static let maxPool = 1 << 17
 
     init(_ shape: TwinShape.Key) {
         type = PropertyType(rawValue: shape.type) ?? .number
@@ -207,7 +208,7 @@ struct TwinKey {
                   weights[best] < 2 * left else { break }
             // Spread among ranks of nearly the same weight, so constants differ between filters.
             var spread = best
-            while spread + 1 < weights.count, weights[spread + 1] * 1.25 >= weights[best] { spread += 1 }
+            while spread + 1 < weights.count, spread - best < 63, weights[spread + 1] * 1.25 >= weights[best] { spread += 1 }
             let pick = best + rng.below(min(spread - best + 1, 64))
             let rank = chosen.contains(pick) ? best : pick
             chosen.append(rank)

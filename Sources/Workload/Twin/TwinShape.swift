@@ -175,200 +175,27 @@ public struct TwinShape: Codable, Sendable, Equatable {
 
 extension TwinShape {
     static let types: Set<String> = ["number", "string", "boolean", "date"]
-
-    /// Decodes the `shape` object of a spec, then checks every figure is in range so the generator
-    /// cannot trap on a hand-edited spec.
-    static func decode(_ value: JSONValue, file: String) throws -> TwinShape {
-        let shape: TwinShape
-        do {
-            shape = try JSONDecoder().decode(TwinShape.self, from: Data(value.serialized.utf8))
-        } catch let error as DecodingError {
-            throw InputError(file: file, path: "shape" + Self.path(of: error), reason: Self.reason(of: error))
-        }
-        try shape.validate(file: file)
-        return shape
-    }
-
-    static func path(of error: DecodingError) -> String {
-        let context: DecodingError.Context
-        switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): context = c
-        case .keyNotFound(let key, let c): return (c.codingPath + [key]).map(Self.step).joined()
-        @unknown default: return ""
-        }
-        return context.codingPath.map(Self.step).joined()
-    }
-
-    static func step(_ key: CodingKey) -> String { key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-
-    static func reason(of error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): "missing key \"\(key.stringValue)\""
-        case .typeMismatch(let type, _): "expected \(type == Double.self || type == Int.self ? "a number" : "\(type)")"
-        case .valueNotFound: "expected a value, found null"
-        case .dataCorrupted(let c): c.debugDescription
-        @unknown default: "invalid"
-        }
-    }
-
-    func validate(file: String) throws {
-        func fail(_ path: String, _ reason: String) -> InputError { InputError(file: file, path: "shape." + path, reason: reason) }
-        func share(_ v: Double, _ path: String) throws {
-            guard v.isFinite, v >= 0, v <= 1 else { throw fail(path, "expected a share from 0 to 1, found \(v)") }
-        }
-        func count(_ v: Int, _ path: String, max: Int = CorpusDecoder.maxTriggers * 64) throws {
-            guard v >= 0, v <= max else { throw fail(path, "expected a count from 0 to \(max), found \(v)") }
-        }
-        func finite(_ v: Double?, _ path: String) throws {
-            if let v, !v.isFinite || abs(v) > 1e15 { throw fail(path, "expected a finite number within ±1e15, found \(v)") }
-        }
-        try count(fittedTriggers, "fittedTriggers", max: CorpusDecoder.maxTriggers)
-        guard fittedTriggers > 0 else { throw fail("fittedTriggers", "expected at least 1 trigger") }
-        guard !conditionsPerTrigger.isEmpty, conditionsPerTrigger.count <= 64 else {
-            throw fail("conditionsPerTrigger", "expected shares of 1 to 64 conditions")
-        }
-        for (i, s) in conditionsPerTrigger.enumerated() { try share(s, "conditionsPerTrigger[\(i)]") }
-        guard conditionsPerTrigger.reduce(0, +) > 0 else { throw fail("conditionsPerTrigger", "the shares must not all be zero") }
-        try share(windows.share, "windows.share")
-        try share(windows.coverage, "windows.coverage")
-        try finite(time.start, "time.start")
-        try finite(time.span, "time.span")
-        guard time.span >= 0 else { throw fail("time.span", "expected a span of 0 seconds or more") }
-        try share(push.withoutCampaign, "push.withoutCampaign")
-        try share(push.withAction, "push.withAction")
-        try share(push.conditionsWithAction, "push.conditionsWithAction")
-        guard push.actions.count <= 64, push.actionConditions.count <= 65, push.actionConditions.allSatisfy({ $0 >= 0 }) else {
-            throw fail("push.actions", "expected at most 64 button shares and 65 non-negative condition counts")
-        }
-        for (i, s) in push.actions.enumerated() { try share(s, "push.actions[\(i)]") }
-        try count(sessionConditions, "sessionConditions")
-        guard keys.count <= Self.maxKeys else { throw fail("keys", "at most \(Self.maxKeys) keys") }
-        for (i, k) in keys.enumerated() {
-            let p = "keys[\(i)]"
-            guard Self.types.contains(k.type) else { throw fail(p + ".type", "expected number, string, boolean or date") }
-            for (name, v) in [("min", k.min), ("max", k.max), ("offsetMin", k.offsetMin), ("offsetMax", k.offsetMax), ("zipf", k.zipf)] {
-                try finite(v, "\(p).\(name)")
-            }
-            if let lo = k.min, let hi = k.max, lo > hi { throw fail(p + ".min", "min \(lo) is above max \(hi)") }
-            if let lo = k.offsetMin, let hi = k.offsetMax, lo > hi { throw fail(p + ".offsetMin", "offsetMin is above offsetMax") }
-            if let d = k.distinct { try count(d, p + ".distinct", max: Self.maxDistinct) }
-            if let z = k.zipf, z < 0 || z > 10 { throw fail(p + ".zipf", "expected a Zipf exponent from 0 to 10") }
-            if let f = k.fresh { try share(f, p + ".fresh") }
-            if let t = k.trueShare { try share(t, p + ".trueShare") }
-            for (j, atom) in (k.atoms ?? []).enumerated() {
-                guard atom.count == 2, atom[0].isFinite, abs(atom[0]) <= 1e15 else { throw fail("\(p).atoms[\(j)]", "expected [value, share] with a finite value within ±1e15") }
-                try share(atom[1], "\(p).atoms[\(j)][1]")
-            }
-            guard (k.atoms ?? []).count <= 64, (k.atoms ?? []).reduce(0, { $0 + $1[1] }) <= 1 + 1e-9 else {
-                throw fail(p + ".atoms", "expected at most 64 atoms whose shares sum to at most 1")
-            }
-            if let q = k.quantiles {
-                guard q.count == 17, zip(q, q.dropFirst()).allSatisfy({ $0 <= $1 }) else { throw fail(p + ".quantiles", "expected 17 quantiles in rising order") }
-                for (j, v) in q.enumerated() { try finite(v, "\(p).quantiles[\(j)]") }
-            }
-            if let bins = k.bins {
-                guard bins.count <= Self.maxBins else { throw fail(p + ".bins", "at most \(Self.maxBins) bins") }
-                for (j, v) in bins.enumerated() { try share(v, "\(p).bins[\(j)]") }
-            }
-        }
-        for (ranked, name) in [(names, "names"), (products, "products"), (campaigns, "campaigns")] {
-            try count(ranked.count, name + ".count", max: 10_000_000)
-            guard ranked.bins.count <= Self.maxBins else { throw fail(name + ".bins", "at most \(Self.maxBins) bins") }
-            try finite(ranked.zipf, name + ".zipf")
-            try share(ranked.fitKS, name + ".fitKS")
-            try count(ranked.anyConditions, name + ".anyConditions")
-            for (b, bin) in (ranked.bins + [ranked.unseen]).enumerated() {
-                let p = b == ranked.bins.count ? "\(name).unseen" : "\(name).bins[\(b)]"
-                try share(bin.share, p + ".share")
-                try count(bin.conditions, p + ".conditions")
-                let size = b == ranked.bins.count ? Int.max : Self.binRange(b, count: ranked.count).count
-                guard bin.targeted >= 0, bin.targeted <= size, bin.conditions == 0 || bin.targeted > 0 else {
-                    throw fail(p + ".targeted", "expected 1 to \(min(size, Int(Int32.max))) targeted members for \(bin.conditions) conditions")
-                }
-                if let f = bin.filters { try f.validate(p + ".filters", keys: keys.count, fail: fail) }
-                let heavy = bin.heavy ?? []
-                guard heavy.count <= min(bin.targeted, Self.maxHeavy), heavy.reduce(0, { $0 + $1.conditions }) <= bin.conditions,
-                      heavy.allSatisfy({ $0.conditions > 0 && $0.share >= 0 && ($0.presence ?? []).allSatisfy { $0.key >= 0 && $0.key < keys.count && (0...1).contains($0.share) && (0...1).contains($0.members) } }), heavy.reduce(0, { $0 + $1.share }) <= 1 + 1e-9,
-                      b < ranked.bins.count || heavy.isEmpty else {
-                    throw fail(p + ".heavy", "expected at most \(Self.maxHeavy) (and at most targeted) members with conditions that sum to at most the bin's and shares that sum to at most 1")
-                }
-            }
-        }
-        try purchases.validate("purchases", keys: keys.count, fail: fail)
-        try anyPurchases.validate("anyPurchases", keys: keys.count, fail: fail)
-    }
-
     static let maxKeys = 256
     /// Bins of rank 2^b − 1 ..< 2^(b+1) − 1: 40 cover a trillion members.
     static let maxBins = 40
     static let maxHeavy = 16
     static let maxDistinct = 1 << 24
+    /// Any count or weight: a million triggers of 64 conditions.
+    static let maxCount = CorpusDecoder.maxTriggers * 64
+    /// Filters of a template; clauses and filters per clause of the rest's mix (counts past them are
+    /// folded into the last); filter classes and templates per group.
+    static let maxTemplateFilters = 8
+    static let maxClauses = 16
+    static let maxWidth = 16
+    static let maxClasses = 4096
+    static let maxTemplates = 256
+    /// Event times and their span, in seconds (microsecond epochs fit).
+    static let maxTime = 1e18
 
     /// The ranks of bin `b` of a population of `count`.
     public static func binRange(_ b: Int, count: Int) -> Range<Int> {
         let lo = min((1 << b) - 1, count), hi = min((1 << (b + 1)) - 1, count)
         return lo..<hi
-    }
-}
-
-extension TwinShape.Filters {
-    func validate(_ p: String, keys: Int, fail: (String, String) -> InputError) throws {
-        func share(_ v: Double, _ path: String) throws {
-            guard v.isFinite, v >= 0, v <= 1 else { throw fail(path, "expected a share from 0 to 1, found \(v)") }
-        }
-        for (i, k) in presence.enumerated() {
-            guard k.key >= 0, k.key < keys else { throw fail("\(p).presence[\(i)].key", "no key \(k.key); the spec has \(keys)") }
-            try share(k.share, "\(p).presence[\(i)].share")
-            try share(k.members, "\(p).presence[\(i)].members")
-        }
-        guard clauses.count <= 65, widths.count <= 64 else { throw fail(p + ".clauses", "at most 64 clauses of 64 filters") }
-        for (i, s) in clauses.enumerated() { try share(s, "\(p).clauses[\(i)]") }
-        for (i, s) in widths.enumerated() { try share(s, "\(p).widths[\(i)]") }
-        guard correlation.isFinite, correlation >= 0, correlation <= 1e6 else { throw fail(p + ".correlation", "expected a ratio from 0 to 1e6") }
-        func filter(_ q: String, key: Int, type: String, op: String, pass: [TwinShape.Centroid]) throws {
-            guard key >= -1, key < keys else { throw fail(q + ".key", "no key \(key); the spec has \(keys)") }
-            guard let t = PropertyType(rawValue: type) else { throw fail(q + ".type", "expected number, string, boolean or date") }
-            guard let o = FilterOperator(rawValue: op), FilterOperator.allowed(for: t).contains(o) else {
-                throw fail(q + ".op", "\"\(op)\" is not an operator of type \(type)")
-            }
-            guard !pass.isEmpty, pass.count <= 64 else { throw fail(q + ".pass", "expected 1 to 64 pass centroids") }
-            for (j, centroid) in pass.enumerated() {
-                try share(centroid.rate, "\(q).pass[\(j)].rate")
-                guard centroid.weight > 0 else { throw fail("\(q).pass[\(j)].weight", "expected a positive weight") }
-            }
-        }
-        for (i, c) in classes.enumerated() {
-            guard c.weight > 0 else { throw fail("\(p).classes[\(i)].weight", "expected a positive weight") }
-            try filter("\(p).classes[\(i)]", key: c.key, type: c.type, op: c.op, pass: c.pass)
-        }
-        guard templates.count <= 256 else { throw fail(p + ".templates", "at most 256 templates") }
-        for (i, t) in templates.enumerated() {
-            let q = "\(p).templates[\(i)]"
-            guard t.weight > 0, t.clauses.count <= 64, t.clauses.allSatisfy({ $0.count <= 64 }) else {
-                throw fail(q, "expected a positive weight and at most 64 clauses of 64 filters")
-            }
-            for (c, clause) in t.clauses.enumerated() {
-                for (f, slot) in clause.enumerated() {
-                    try filter("\(q).clauses[\(c)][\(f)]", key: slot.key, type: slot.type, op: slot.op, pass: [.init(rate: 0, weight: 1)])
-                }
-            }
-            let filters = t.clauses.reduce(0) { $0 + $1.count }
-            guard !t.rows.isEmpty, t.rows.count <= 64 else { throw fail(q + ".rows", "expected 1 to 64 rows") }
-            for (r, row) in t.rows.enumerated() {
-                guard row.weight > 0, row.rates.count == filters else {
-                    throw fail("\(q).rows[\(r)]", "expected a positive weight and \(filters) rates, one per filter")
-                }
-                for (j, rate) in row.rates.enumerated() { try share(rate, "\(q).rows[\(r)].rates[\(j)]") }
-                guard row.present.count == filters else { throw fail("\(q).rows[\(r)].present", "expected \(filters) shares, one per filter") }
-                for (j, v) in row.present.enumerated() { try share(v, "\(q).rows[\(r)].present[\(j)]") }
-                guard row.correlation.isFinite, row.correlation >= 0, row.correlation <= 1e6 else {
-                    throw fail("\(q).rows[\(r)].correlation", "expected a ratio from 0 to 1e6")
-                }
-            }
-        }
-        if !widths.isEmpty || clauses.count > 1 {
-            guard !classes.isEmpty else { throw fail(p + ".classes", "clauses need at least one filter class") }
-        }
     }
 }
 
@@ -390,13 +217,15 @@ extension TwinShape {
         return max(named, carried(purchases))
     }
 
-    /// Mean filters per condition with filters (for memory estimates).
+    /// Filters per condition of the group with the most (for memory estimates): its templates by
+    /// weight and the rest's mean, at the largest clause count and width its mix allows.
     public var meanFilters: Double {
-        let groups = names.bins.compactMap(\.filters) + [purchases]
+        let groups = names.bins.compactMap(\.filters) + [names.unseen.filters, purchases, anyPurchases].compactMap { $0 }
         return groups.map { f in
-            let clauses = f.clauses.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element }
-            let width = f.widths.enumerated().reduce(0.0) { $0 + Double($1.offset + 1) * $1.element }
-            return clauses * max(width, 1)
+            let templated = f.templates.reduce(0) { $0 + $1.weight }
+            let templateFilters = f.templates.reduce(0.0) { $0 + Double($1.weight * $1.clauses.reduce(0) { $0 + $1.count }) }
+            let clauses = Double(f.clauses.lastIndex { $0 > 0 } ?? 0), width = Double((f.widths.lastIndex { $0 > 0 } ?? 0) + 1)
+            return max(templated > 0 ? templateFilters / Double(templated) : 0, clauses * width)
         }.max() ?? 0
     }
 }

@@ -71,7 +71,13 @@ struct FitCommand: ParsableCommand {
             throw InputError(file: eventLog, path: "", reason: "no valid event to fit; give a log with at least one")
         }
         progress.note("fitting \(data.set.triggers.count) triggers and \(data.events.count) events")
-        let spec = try TwinFitter.spec(set: data.set, events: data.events, name: name, seed: seed)
+        let spec: WorkloadSpec
+        do {
+            spec = try TwinFitter.spec(set: data.set, events: data.events, name: name, seed: seed)
+        } catch let error as InputError where error.file == TwinFitter.fittedFile {
+            throw InputError(file: "\(corpus) and \(eventLog)", path: error.path,
+                             reason: "the data's shape is outside what a spec holds: \(error.reason)")
+        }
         progress.note("")
         let text = spec.json.serialized + "\n"
         if let out {
