@@ -42,6 +42,13 @@ struct ConditionPass {
         symbols.lookup(s).map { Member(kind: kind.rawValue, id: $0) }
     }
 
+    /// Where a condition's name, product or campaign sits among the ones events carry: its member
+    /// and rank bin, or nil for one no event carries.
+    func place(_ s: String, _ kind: EventKindCode, in ranking: Ranking) -> Tally.Place? {
+        guard let m = member(s, kind), let r = ranking.rank[m.id] else { return nil }
+        return Tally.Place(member: m, bin: TwinShape.bin(ofRank: r))
+    }
+
     /// Which keys a group of members' events carry.
     func presence(_ members: [Member]) -> [TwinShape.KeyShare] {
         let total = members.reduce(0) { $0 + events.memberEvents[$1, default: 0] }
@@ -64,12 +71,7 @@ struct ConditionPass {
         var perTrigger: [Int] = []
         var nameBins = [FilterAccumulator](repeating: .init(), count: names.binCount)
         var unseenNames = FilterAccumulator(), purchases = FilterAccumulator(), anyPurchases = FilterAccumulator()
-        var nameConditions = [[Int32: Int]](repeating: [:], count: names.binCount), nameCounts = [Int](repeating: 0, count: names.binCount)
-        var unseenNameIDs = Set<String>(), unseenNameCount = 0
-        var productConditions = [[Int32: Int]](repeating: [:], count: products.binCount), productCounts = [Int](repeating: 0, count: products.binCount)
-        var unseenProducts = Set<String>(), unseenProductCount = 0, anyProduct = 0
-        var campaignConditions = [[Int32: Int]](repeating: [:], count: campaigns.binCount), campaignCounts = [Int](repeating: 0, count: campaigns.binCount)
-        var unseenCampaigns = Set<String>(), unseenCampaignCount = 0, anyCampaign = 0
+        var nameTally = Tally(names), productTally = Tally(products), campaignTally = Tally(campaigns)
         var sessions = 0, pushConditions = 0, pushWithAction = 0
         let actionOrder = events.actions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(64).map(\.key)
         var actionConditions = [Int](repeating: 0, count: actionOrder.count + 1)
@@ -88,30 +90,18 @@ struct ConditionPass {
             for condition in trigger.conditions {
                 switch condition {
                 case .customEvent(let name, let cnf):
-                    if let m = member(name, .customEvent), let r = names.rank[m.id] {
-                        let b = Ranking.bin(ofRank: r)
-                        nameCounts[b] += 1
-                        nameConditions[b][m.id, default: 0] += 1
-                        nameBins[b].add(cnf, events: sample(m), keyIndex: keyIndex)
+                    let place = nameTally.add(name, at: self.place(name, .customEvent, in: names))
+                    if let place {
+                        nameBins[place.bin].add(cnf, events: sample(place.member), keyIndex: keyIndex)
                     } else {
-                        unseenNameCount += 1
-                        unseenNameIDs.insert(name)
                         unseenNames.add(cnf, events: [], keyIndex: keyIndex)
                     }
                 case .purchase(let product, let cnf):
                     if let product {
-                        if let m = member(product, .purchase), let r = products.rank[m.id] {
-                            let b = Ranking.bin(ofRank: r)
-                            productCounts[b] += 1
-                            productConditions[b][m.id, default: 0] += 1
-                            purchases.add(cnf, events: sample(m), keyIndex: keyIndex)
-                        } else {
-                            unseenProductCount += 1
-                            unseenProducts.insert(product)
-                            purchases.add(cnf, events: [], keyIndex: keyIndex)
-                        }
+                        let place = productTally.add(product, at: self.place(product, .purchase, in: products))
+                        purchases.add(cnf, events: place.map { sample($0.member) } ?? [], keyIndex: keyIndex)
                     } else {
-                        anyProduct += 1
+                        productTally.any += 1
                         anyPurchases.add(cnf, events: sample(nil), keyIndex: keyIndex)
                     }
                 case .sessionStart:
@@ -124,16 +114,9 @@ struct ConditionPass {
                         actionConditions[actionOrder.firstIndex { $0 == id } ?? actionOrder.count] += 1
                     }
                     if let campaign {
-                        if let m = member(campaign, .pushClick), let r = campaigns.rank[m.id] {
-                            let b = Ranking.bin(ofRank: r)
-                            campaignCounts[b] += 1
-                            campaignConditions[b][m.id, default: 0] += 1
-                        } else {
-                            unseenCampaignCount += 1
-                            unseenCampaigns.insert(campaign)
-                        }
+                        campaignTally.add(campaign, at: place(campaign, .pushClick, in: campaigns))
                     } else {
-                        anyCampaign += 1
+                        campaignTally.any += 1
                     }
                 }
             }
@@ -141,8 +124,9 @@ struct ConditionPass {
         func members(_ ranking: Ranking, _ kind: EventKindCode, bin b: Int) -> [Member] {
             TwinShape.binRange(b, count: ranking.order.count).map { Member(kind: kind.rawValue, id: ranking.order[$0]) }
         }
-        func ranked(_ ranking: Ranking, _ kind: EventKindCode, counts: [Int], targeted: [[Int32: Int]], unseen: (Int, Int), any: Int,
+        func ranked(_ ranking: Ranking, _ kind: EventKindCode, _ tally: Tally,
                     filters: [TwinShape.Filters]?, unseenFilters: TwinShape.Filters?) -> TwinShape.Ranked {
+            let targeted = tally.byBin
             let total = Double(max(1, ranking.counts.reduce(0, +)))
             let fit = ZipfFit.fit(ranking.counts)
             let bins = (0..<ranking.binCount).map { b in
@@ -151,11 +135,14 @@ struct ConditionPass {
                     .prefix(TwinShape.maxHeavy)
                     .map { TwinShape.Heavy(conditions: $0.value, share: Double(ranking.counts[ranking.rank[$0.key]!]) / Double(max(1, binEvents)),
                                            presence: presence([Member(kind: kind.rawValue, id: $0.key)])) }
-                return TwinShape.Bin(share: Double(binEvents) / total, conditions: counts[b], targeted: targeted[b].count, filters: filters?[b],
+                return TwinShape.Bin(share: Double(binEvents) / total, conditions: targeted[b].values.reduce(0, +), targeted: targeted[b].count,
+                                     filters: filters?[b],
                                      heavy: heavy.isEmpty ? nil : heavy)
             }
             return TwinShape.Ranked(count: ranking.order.count, zipf: fit.exponent, fitKS: fit.ks, bins: bins,
-                                    unseen: .init(share: 0, conditions: unseen.0, targeted: unseen.1, filters: unseenFilters, heavy: nil), anyConditions: any)
+                                    unseen: .init(share: 0, conditions: tally.unseenConditions, targeted: tally.unseen.count, filters: unseenFilters,
+                                                  heavy: nil),
+                                    anyConditions: tally.any)
         }
         let nameFilters = (0..<names.binCount).map { nameBins[$0].filters(presence: presence(members(names, .customEvent, bin: $0))) }
         let allProducts = (0..<products.binCount).flatMap { members(products, .purchase, bin: $0) }
@@ -165,20 +152,41 @@ struct ConditionPass {
             conditionsPerTrigger: perTrigger.map { Double($0) / Double(max(1, set.triggers.count)) },
             windows: .init(share: Double(windowed) / Double(max(1, set.triggers.count)), coverage: windowed > 0 ? coverage / Double(windowed) : 0),
             time: .init(start: min(TwinShape.maxTime, max(-TwinShape.maxTime, start)), span: min(TwinShape.maxTime, max(0, end - start))),
-            names: ranked(names, .customEvent, counts: nameCounts, targeted: nameConditions, unseen: (unseenNameCount, unseenNameIDs.count), any: 0,
-                          filters: nameFilters,
-                          unseenFilters: unseenNames.filters(presence: [])),
-            products: ranked(products, .purchase, counts: productCounts, targeted: productConditions, unseen: (unseenProductCount, unseenProducts.count),
-                             any: anyProduct, filters: nil, unseenFilters: nil),
+            names: ranked(names, .customEvent, nameTally, filters: nameFilters, unseenFilters: unseenNames.filters(presence: [])),
+            products: ranked(products, .purchase, productTally, filters: nil, unseenFilters: nil),
             purchases: purchases.filters(presence: presence(allProducts)),
             anyPurchases: anyPurchases.filters(presence: presence(allProducts)),
-            campaigns: ranked(campaigns, .pushClick, counts: campaignCounts, targeted: campaignConditions, unseen: (unseenCampaignCount, unseenCampaigns.count),
-                              any: anyCampaign, filters: nil, unseenFilters: nil),
+            campaigns: ranked(campaigns, .pushClick, campaignTally, filters: nil, unseenFilters: nil),
             push: .init(withoutCampaign: Double(events.pushWithoutCampaign) / pushes, withAction: Double(events.pushWithAction) / pushes,
                         conditionsWithAction: Double(pushWithAction) / Double(max(1, pushConditions)),
                         actions: actionOrder.map { Double(events.actions[$0]!) / Double(max(1, events.pushWithAction)) },
                         actionConditions: actionConditions),
             sessionConditions: sessions,
             keys: keyOrder.map { events.keys[$0]!.shape })
+    }
+}
+
+/// The conditions on one population: per rank bin, how many name each member; those on members no
+/// event carries; those on any member.
+struct Tally {
+    struct Place {
+        var member: Member
+        var bin: Int
+    }
+    var byBin: [[Int32: Int]]
+    var unseen = Set<String>(), unseenConditions = 0, any = 0
+
+    init(_ ranking: Ranking) { byBin = Array(repeating: [:], count: ranking.binCount) }
+
+    /// Counts a condition on `name`, found at `place` (nil: unseen); returns `place`.
+    @discardableResult
+    mutating func add(_ name: String, at place: Place?) -> Place? {
+        if let place {
+            byBin[place.bin][place.member.id, default: 0] += 1
+        } else {
+            unseenConditions += 1
+            unseen.insert(name)
+        }
+        return place
     }
 }

@@ -252,8 +252,4 @@ struct TwinCorpus {
         }
         return shares.lastIndex { $0 > 0 }!
     }
-
-    static func weighted(_ weights: [Int], _ rng: inout DeterministicRandom) -> Int {
-        draw(weights.map(Double.init), &rng)
-    }
 }

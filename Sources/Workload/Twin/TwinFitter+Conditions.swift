@@ -15,8 +15,7 @@ struct Ranking {
         for (r, id) in order.enumerated() { rank[id] = r }
     }
 
-    static func bin(ofRank r: Int) -> Int { Int.bitWidth - 1 - (r + 1).leadingZeroBitCount }
-    var binCount: Int { order.isEmpty ? 0 : Self.bin(ofRank: order.count - 1) + 1 }
+    var binCount: Int { order.isEmpty ? 0 : TwinShape.bin(ofRank: order.count - 1) + 1 }
 }
 
 /// A group's conditions: their structure and how often each filter held on the events of the
@@ -82,7 +81,7 @@ struct FilterAccumulator {
     static func centroids(_ rates: [Double], samples: [Int]) -> [TwinShape.Centroid] {
         let mean = rates.reduce(0, +) / Double(max(1, rates.count))
         let typical = samples.isEmpty ? 0 : Double(samples.reduce(0, +)) / Double(samples.count)
-        if !rates.isEmpty, mean > 0, mean * typical < 2 || (1 - mean) * typical < 2 {
+        if !rates.isEmpty, unresolved(mean, samples: typical) {
             return [TwinShape.Centroid(rate: mean, weight: rates.count)]
         }
         var levels: [Int: (sum: Double, n: Int)] = [:]
@@ -92,6 +91,12 @@ struct FilterAccumulator {
 
     static let maxRows = 64
 
+    /// Whether a mean rate over this many samples per condition expects under two hits (or misses):
+    /// too few to tell one condition's rate from another's.
+    static func unresolved(_ mean: Double, samples typical: Double) -> Bool {
+        mean > 0 && (mean * typical < 2 || (1 - mean) * typical < 2)
+    }
+
     /// A template's conditions grouped by the levels of all their filters' rates at once (a filter too
     /// rare to resolve counts at its mean, as in `centroids`), the largest groups kept.
     static func rows(_ conditions: [Measured]) -> [TwinShape.Row] {
@@ -99,7 +104,7 @@ struct FilterAccumulator {
         let typical = Double(conditions.reduce(0) { $0 + $1.samples }) / Double(max(1, conditions.count))
         for f in (flat.first ?? []).indices {
             let mean = flat.reduce(0) { $0 + $1[f] } / Double(max(1, flat.count))
-            if mean > 0, mean * typical < 2 || (1 - mean) * typical < 2 { for i in flat.indices { flat[i][f] = mean } }
+            if unresolved(mean, samples: typical) { for i in flat.indices { flat[i][f] = mean } }
         }
         var groups: [[Int]: [Int]] = [:], order: [[Int]] = []
         for (i, rates) in flat.enumerated() {

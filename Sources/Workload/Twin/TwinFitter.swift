@@ -197,7 +197,7 @@ struct KeyStats {
             key.distinct = Swift.min(repeated.count, TwinShape.maxDistinct)
             key.zipf = ZipfFit.fit(repeated).exponent
             let repeatedTotal = Double(Swift.max(1, repeated.reduce(0, +)))
-            key.bins = (0..<(repeated.isEmpty ? 0 : Ranking.bin(ofRank: repeated.count - 1) + 1)).map { b in
+            key.bins = (0..<(repeated.isEmpty ? 0 : TwinShape.bin(ofRank: repeated.count - 1) + 1)).map { b in
                 Double(TwinShape.binRange(b, count: repeated.count).reduce(0) { $0 + repeated[$1] }) / repeatedTotal
             }
             key.fresh = Double(total - repeated.reduce(0, +)) / Double(total)

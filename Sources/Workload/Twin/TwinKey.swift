@@ -159,7 +159,7 @@ struct TwinKey {
 
     func numberConstant(_ op: FilterOperator, _ t: Double, _ rng: inout DeterministicRandom) -> JSONValue {
         let lo = lowest.isFinite ? lowest : 0, hi = highest.isFinite ? highest : 0
-        let above = numberJSON((hi + 1).rounded(.up)), below = numberJSON((lo - 1).rounded(.down))
+        let above = numberJSON((hi + 1).rounded(.up))
         let shares = atoms.map(\.share)
         switch op {
         case .gt, .gte, .lt, .lte:

@@ -86,7 +86,7 @@ struct TwinPopulation {
     /// Whether member `rank` is one of its bin's heavy members (whose keys the spec gives exactly).
     func isHeavy(_ rank: Int) -> Bool {
         guard rank >= 0 else { return false }
-        let b = Int.bitWidth - 1 - (rank + 1).leadingZeroBitCount
+        let b = TwinShape.bin(ofRank: rank)
         guard b < ranked.bins.count, let heavy = ranked.bins[b].heavy else { return false }
         return rank - TwinShape.binRange(b, count: ranked.count).lowerBound < heavy.count
     }
@@ -95,7 +95,7 @@ struct TwinPopulation {
     /// member's own, else the group's keys each carried by its share of members.
     func carried(_ filters: TwinShape.Filters?, rank: Int) -> [(key: Int, share: Double)] {
         if rank >= 0 {
-            let b = Int.bitWidth - 1 - (rank + 1).leadingZeroBitCount
+            let b = TwinShape.bin(ofRank: rank)
             let j = rank - TwinShape.binRange(b, count: ranked.count).lowerBound
             if b < ranked.bins.count, let heavy = ranked.bins[b].heavy, j < heavy.count, let own = heavy[j].presence {
                 return own.map { ($0.key, $0.share) }
@@ -108,7 +108,7 @@ struct TwinPopulation {
     func filters(ofRank rank: Int, shared: TwinShape.Filters?) -> TwinShape.Filters? {
         if let shared { return shared }
         guard rank >= 0 else { return ranked.unseen.filters }
-        let b = Int.bitWidth - 1 - (rank + 1).leadingZeroBitCount
+        let b = TwinShape.bin(ofRank: rank)
         return b < ranked.bins.count ? ranked.bins[b].filters : nil
     }
 }

@@ -192,6 +192,9 @@ extension TwinShape {
     /// Event times and their span, in seconds (microsecond epochs fit).
     static let maxTime = 1e18
 
+    /// The bin of rank `r`: ⌊log2(r + 1)⌋.
+    public static func bin(ofRank r: Int) -> Int { Int.bitWidth - 1 - (r + 1).leadingZeroBitCount }
+
     /// The ranks of bin `b` of a population of `count`.
     public static func binRange(_ b: Int, count: Int) -> Range<Int> {
         let lo = min((1 << b) - 1, count), hi = min((1 << (b + 1)) - 1, count)
