@@ -114,6 +114,13 @@ final class TwinFitTests: XCTestCase {
         let spec = try TwinFitter.spec(set: data.set, events: data.events, name: "twin", seed: 1)
         let again = try TwinFitter.spec(set: data.set, events: data.events, name: "twin", seed: 1)
         XCTAssertEqual(spec.json.serialized, again.json.serialized)
+        // The same events with their strings interned in another order (a parallel load meets them so):
+        // ids differ, the spec does not.
+        var reordered = EventColumns(vocabulary: Vocabulary(TriggerSet(triggers: [])))
+        for s in data.strings.sorted(by: >) { _ = reordered.intern(s) }
+        for i in 0..<data.events.count { reordered.append(data.events.event(at: i)) }
+        let reorderedSpec = try TwinFitter.spec(set: data.set, events: reordered, name: "twin", seed: 1)
+        XCTAssertTrue(reorderedSpec.json.serialized == spec.json.serialized, "the fit depends on the order its strings were interned")
         XCTAssertEqual(try WorkloadSpec.decode(Array(spec.json.serialized.utf8), file: "t"), spec)
         XCTAssertEqual(WorkloadGenerator.corpusJSON(spec).serialized, WorkloadGenerator.corpusJSON(again).serialized)
     }

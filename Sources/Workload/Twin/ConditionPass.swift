@@ -17,10 +17,13 @@ struct ConditionPass {
         self.set = set
         self.events = events
         self.symbols = symbols
-        names = Ranking(events.memberEvents, kind: .customEvent)
-        products = Ranking(events.memberEvents, kind: .purchase)
-        campaigns = Ranking(events.memberEvents, kind: .pushClick)
-        keyOrder = Array(events.keys.sorted { $0.value.present != $1.value.present ? $0.value.present > $1.value.present : $0.key < $1.key }
+        let strings = events.view.strings
+        names = Ranking(events.memberEvents, kind: .customEvent, strings: strings)
+        products = Ranking(events.memberEvents, kind: .purchase, strings: strings)
+        campaigns = Ranking(events.memberEvents, kind: .pushClick, strings: strings)
+        // Ties by the key's text, as `Ranking`'s.
+        keyOrder = Array(events.keys.sorted { $0.value.present != $1.value.present ? $0.value.present > $1.value.present
+                                                  : strings[Int($0.key)] < strings[Int($1.key)] }
             .prefix(TwinFitter.keptKeys).map(\.key))
         var index: [String: Int] = [:]
         for (i, id) in keyOrder.enumerated() { index[events.view.strings[Int(id)]] = i }
@@ -73,7 +76,9 @@ struct ConditionPass {
         var unseenNames = FilterAccumulator(), purchases = FilterAccumulator(), anyPurchases = FilterAccumulator()
         var nameTally = Tally(names), productTally = Tally(products), campaignTally = Tally(campaigns)
         var sessions = 0, pushConditions = 0, pushWithAction = 0
-        let actionOrder = events.actions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(64).map(\.key)
+        let strings = events.view.strings
+        let actionOrder = events.actions.sorted { $0.value != $1.value ? $0.value > $1.value : strings[Int($0.key)] < strings[Int($1.key)] }
+            .prefix(64).map(\.key)
         var actionConditions = [Int](repeating: 0, count: actionOrder.count + 1)
         var windowed = 0, coverage = 0.0
         let start = events.firstTime.isFinite ? events.firstTime : 0

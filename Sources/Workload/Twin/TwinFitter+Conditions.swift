@@ -1,17 +1,18 @@
 import Foundation
 import TriggerKit
 
-/// Members of one event kind ranked by their events (ties by first interning), binned by rank.
+/// Members of one event kind ranked by their events, binned by rank. Ties go by the member's text:
+/// interned ids depend on the order a parallel load met the strings, and a fit must not.
 struct Ranking {
     var order: [Int32] = []
     var rank: [Int32: Int] = [:]
     var counts: [Int] = []
 
-    init(_ members: [Member: Int], kind: EventKindCode) {
-        let mine = members.filter { $0.key.kind == kind.rawValue }.map { ($0.key.id, $0.value) }
-            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
-        order = mine.map(\.0)
-        counts = mine.map(\.1)
+    init(_ members: [Member: Int], kind: EventKindCode, strings: UnsafeBufferPointer<String>) {
+        let mine: [(id: Int32, events: Int)] = members.filter { $0.key.kind == kind.rawValue }.map { ($0.key.id, $0.value) }
+        let sorted = mine.sorted { a, b in a.events != b.events ? a.events > b.events : strings[Int(a.id)] < strings[Int(b.id)] }
+        order = sorted.map(\.id)
+        counts = sorted.map(\.events)
         for (r, id) in order.enumerated() { rank[id] = r }
     }
 
