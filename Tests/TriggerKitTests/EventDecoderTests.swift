@@ -24,6 +24,24 @@ final class EventDecoderTests: XCTestCase {
         XCTAssertThrowsError(try decode(#"{"time":1,"type":"custom_event","name":"n","properties":{"a":{"b":1},"a.b":2}}"#))
     }
 
+    /// Times and dates are refused beyond ±2^53 seconds, where a double stops holding every whole
+    /// second (2^53 + 1 would read as 2^53 and match a window it is outside of).
+    func testTimesAndDatesBeyondTwoToThe53AreRefused() throws {
+        XCTAssertEqual(try decode(#"{"time":9007199254740992,"type":"session_start"}"#).time, 9007199254740992)
+        XCTAssertEqual(try decode(#"{"time":-9007199254740992.0,"type":"session_start"}"#).time, -9007199254740992)
+        for bad in [#"{"time":9007199254740993,"type":"session_start"}"#, #"{"time":-9007199254740993,"type":"session_start"}"#,
+                    #"{"time":1e300,"type":"session_start"}"#,
+                    #"{"time":1,"type":"custom_event","name":"n","properties":{"d":{"$date":9007199254740993}}}"#] {
+            XCTAssertThrowsError(try decode(bad), bad) { error in
+                XCTAssertTrue("\(error)".contains("more than 2^53 seconds from 1970"), "\(error)")
+            }
+        }
+        let corpus = #"{"format":"trigger-corpus/1","triggers":[{"id":"t","start_time":9007199254740993,"conditions":[{"type":"session_start"}]}]}"#
+        XCTAssertThrowsError(try CorpusDecoder.decode(bytes: Array(corpus.utf8))) { error in
+            XCTAssertTrue("\(error)".contains("triggers[0].start_time"), "\(error)")
+        }
+    }
+
     func testPushPayloadsDecodeIntoPushClicks() throws {
         let apns = try decode(#"{"time":1,"type":"push_click","payload":{"aps":{"alert":"hi","category":"ab_cat_yes_no"},"campaign_id":"c1","action_id":"yes","extras":{"k":"v"}}}"#)
         XCTAssertEqual(apns.kind, .pushClick(campaignID: "c1", actionID: "yes"))

@@ -37,6 +37,35 @@ final class PredicateIndexTests: XCTestCase {
         }
     }
 
+    /// A band whose width rounds below `upper - lower` (1e9 - -1e-9 is 1e9 as a double) must still be
+    /// found at its upper bound: the probe window rounds outward. Found by an outside reading of the docs.
+    func testBandsWhoseWidthRoundsAreFoundAtTheirBounds() throws {
+        let bands: [(String, String, String, String)] = [("gte", "-1e-9", "lte", "1e9"), ("gte", "-0.01", "lte", "1e15"),
+                                                         ("gte", "-2.5", "lte", "1e308"), ("gte", "-1.5e-5", "lte", "18446744073709551616.0"),
+                                                         ("gt", "-1e19", "lte", "1.7976931348623157e308"), ("gte", "-1.5e-5", "lte", "8")]
+        // Each band alone beside the crowd: a wider band would widen the window for all.
+        for (lo, a, hi, b) in bands {
+            var triggers = (0..<31).map { #"{"id":"eq\#($0)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"n","type":"number","op":"eq","value":\#($0)}]]}]}"# }
+            triggers.append(#"{"id":"band","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"n","type":"number","op":"\#(lo)","value":\#(a)}],[{"property":"n","type":"number","op":"\#(hi)","value":\#(b)}]]}]}"#)
+            let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+            let vocabulary = Vocabulary(set)
+            var columns = EventColumns(vocabulary: vocabulary)
+            let values = [Double(a)!, Double(b)!, Double(b)!.nextDown]
+            for v in values { columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["n": .double(v)])) }
+            let reference = ReferenceMatcher(set)
+            let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+            let scratch = index.makeScratch(for: columns)
+            columns.withView { view in
+                for i in 0..<view.count {
+                    index.match(i, in: view, scratch: scratch)
+                    let expected = reference.match(view.event(at: i))
+                    if lo == "gte" { XCTAssertTrue(expected.contains(31), "\(values[i]) is in [\(a), \(b)]") }
+                    XCTAssertEqual(scratch.sortedResults, expected, "value \(values[i]) against \(lo) \(a), \(hi) \(b)")
+                }
+            }
+        }
+    }
+
     /// Each condition of a crowd is filed under its access predicate (equality before band before
     /// one-sided range, among filters alone in their clause; thresholds beyond 2^53 do not count), and a
     /// crowd is indexed only when that classification says probing prunes at least half of it.

@@ -297,7 +297,7 @@ public enum CorpusDecoder {
     /// Epoch seconds given as a number, an ISO-8601 string or `{"$date": …}`.
     static func timestamp(_ node: JSONNode, what: String) throws -> Double {
         switch node.value {
-        case .int, .double: return node.value.number!
+        case .int, .double: return try node.epochSeconds(what: what)
         case .string(let s):
             guard let t = ISO8601.parse(s) else { throw node.fail("\"\(s)\" is not a strict ISO-8601 timestamp (2026-11-22T10:00:00Z)") }
             return t

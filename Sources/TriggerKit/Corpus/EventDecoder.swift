@@ -46,7 +46,7 @@ public enum EventDecoder {
     static func decode(_ json: JSONValue, categories: ActionCategories, warning: inout String?) throws -> Event {
         let obj = try JSONNode(value: json, path: "").object(what: "an event")
         let timeNode = try obj.required("time", what: "seconds since the Unix epoch")
-        let time = try timeNode.number(what: "the event time in epoch seconds")
+        let time = try timeNode.epochSeconds(what: "the event time in epoch seconds")
         let typeNode = try obj.required("type", what: "custom_event, purchase, session_start or push_click")
         let type = try typeNode.string(what: "the event type")
         switch type {
@@ -149,7 +149,7 @@ public enum EventDecoder {
         guard case .object(let members) = node.value, members.count == 1, members[0].key == "$date" else { return nil }
         let inner = node.child("$date", members[0].value)
         switch inner.value {
-        case .int, .double: return inner.value.number!
+        case .int, .double: return try inner.epochSeconds(what: "a date in epoch seconds")
         case .string(let s):
             guard let t = ISO8601.parse(s) else { throw inner.fail("\"\(s)\" is not a strict ISO-8601 timestamp") }
             return t

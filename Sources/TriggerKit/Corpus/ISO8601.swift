@@ -20,17 +20,13 @@ public enum ISO8601 {
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23, minute <= 59, second <= 59
         else { return nil }
         var i = 19
-        var fraction = 0.0
+        var fraction: ArraySlice<UInt8> = []
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
-            var scale = 0.1
             let start = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                fraction += Double(b[i] - 0x30) * scale
-                scale /= 10
-                i += 1
-            }
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
             guard i > start else { return nil }
+            fraction = b[start..<i]
         }
         guard i < b.count else { return nil }
         var offset = 0
@@ -49,7 +45,22 @@ public enum ISO8601 {
         guard i == b.count else { return nil }
         let days = daysFromCivil(year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Double(seconds) + fraction
+        return nearestDouble(seconds: seconds, fraction: fraction)
+    }
+
+    /// The double nearest `seconds + 0.fraction`, exactly as `{"$date": …}` with that decimal reads:
+    /// the exact decimal is written out and rounded once (adding a rounded fraction to the seconds
+    /// would round twice, and digit by digit more often still).
+    static func nearestDouble(seconds: Int, fraction: ArraySlice<UInt8>) -> Double {
+        guard fraction.contains(where: { $0 != 0x30 }) else { return Double(seconds) }
+        if seconds >= 0 { return Double("\(seconds)." + String(decoding: fraction, as: UTF8.self))! }
+        // s + 0.f = -((-s - 1) + (1 - 0.f)); 1 - 0.f is the ten's complement of f's digits.
+        var digits = Array(fraction)
+        var k = digits.count - 1
+        while digits[k] == 0x30 { k -= 1 }
+        digits[k] = 0x30 + 10 - (digits[k] - 0x30)
+        for j in 0..<k { digits[j] = 0x30 + 9 - (digits[j] - 0x30) }
+        return Double("-\(-seconds - 1)." + String(decoding: digits, as: UTF8.self))!
     }
 
     static func daysInMonth(_ y: Int, _ m: Int) -> Int {

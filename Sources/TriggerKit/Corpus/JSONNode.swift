@@ -37,6 +37,24 @@ struct JSONNode {
         guard let d = value.number else { throw fail("expected \(what) (a number), found \(value.typeName)") }
         return d
     }
+
+    /// The most seconds from 1970 a time or date may be, either way: 2^53, below which a double holds
+    /// every whole second exactly. Beyond it two integers would read as one time (2^53 + 1 as 2^53).
+    static let maxEpochSeconds: UInt64 = 1 << 53
+
+    /// Epoch seconds (an event time, a window bound, a date), refused beyond `maxEpochSeconds`.
+    func epochSeconds(what: String) throws -> Double {
+        let d = try number(what: what)
+        let inRange: Bool, written: String
+        switch value {
+        case .int(let i): (inRange, written) = (i.magnitude <= Self.maxEpochSeconds, String(i))
+        default: (inRange, written) = (d.magnitude <= Double(Self.maxEpochSeconds), JSONValue.format(d))
+        }
+        guard inRange else {
+            throw fail("\(what) \(written) is more than 2^53 seconds from 1970, where a double no longer holds every whole second; use a time between -9007199254740992 and 9007199254740992")
+        }
+        return d
+    }
 }
 
 /// Typed access to the members of one JSON object.

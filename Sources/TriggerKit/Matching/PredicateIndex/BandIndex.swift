@@ -12,7 +12,9 @@ struct BandIndex: Sendable {
         lower = sorted.map(\.0)
         upper = sorted.map(\.1)
         entries = sorted.map(\.2)
-        maxWidth = sorted.map { $0.1 - $0.0 }.max() ?? 0
+        // Rounded up: a width rounded to nearest can be below the true `upper - lower` (1e9 - -1e-9
+        // rounds to 1e9), and the window would then start above that band's lower bound.
+        maxWidth = sorted.map { ($0.1 - $0.0).nextUp }.max() ?? 0
     }
 
     @inline(__always)
@@ -22,7 +24,8 @@ struct BandIndex: Sendable {
             return
         }
         // Bands with lower <= v (inclusive bounds are decided by full evaluation) and lower >= v - maxWidth.
-        let first = RangeLists.bound(lower, v - maxWidth, orEqual: false)
+        // Rounded down for the same reason: the window's start must not pass any lower bound it covers.
+        let first = RangeLists.bound(lower, (v - maxWidth).nextDown, orEqual: false)
         let end = RangeLists.bound(lower, v, orEqual: true)
         var k = first
         while k < end {
