@@ -34,6 +34,9 @@ public struct RunMetadata: Codable, Sendable {
             public var options: [PluginLibrary.Option]?
             /// The plugin ABI version the library was built for (nil in files from before ABI 2).
             public var abiVersion: Int?
+            /// Whether it agreed with reference on the conformance and generated cases before it was
+            /// timed; false when `--no-plugin-check` skipped that (nil in files from before the check).
+            public var checked: Bool? = nil
         }
 
         /// The settings the gate holds equal, by JSON name (strategies, threads and publications pick the

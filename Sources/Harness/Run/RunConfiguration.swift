@@ -8,6 +8,8 @@ public struct RunConfiguration: Sendable {
     public var strategies: [String] = StrategyRegistry.names
     /// Matcher plugins, each a row `plugin:NAME` after the built-in strategies.
     public var plugins: [PluginLibrary] = []
+    /// Whether the plugins passed `PluginAdmission` before the run (false: `--no-plugin-check`).
+    public var pluginsChecked = true
     public var threads: [Int] = [1]
     public var publications: [Publication] = [.none]
     /// What a writer publishes while readers match, on lock-free and mutex rows (nil: nothing).
@@ -56,7 +58,7 @@ public struct RunConfiguration: Sendable {
             injectedSlowdown: injectedSlowdown.map { "\($0.strategy)=\($0.fraction)" },
             plugins: plugins.isEmpty ? nil : plugins.map {
                 .init(name: $0.name, version: $0.version, path: $0.path, sha256: $0.sha256, options: $0.options.isEmpty ? nil : $0.options,
-                      abiVersion: Int($0.abiVersion))
+                      abiVersion: Int($0.abiVersion), checked: pluginsChecked)
             })
     }
 }

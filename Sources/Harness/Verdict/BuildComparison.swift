@@ -121,12 +121,13 @@ extension BuildComparison {
     /// Runs `path run --workload W (or --corpus C --event-log E) --strategies … --events … --repetitions … --json F` for each build in
     /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
     /// absolute path to a `bench` executable; the names shown are the paths as given.
-    /// `plugins`: compare plugin files instead: each is one "build", run by the first executable with `--plugin`.
+    /// `plugins`: compare plugin files instead: each is one "build", run by the first executable with `--plugin`
+    /// (and `--no-plugin-check`: the caller checks each plugin once, not every round).
     public static func measure(builds: [String], plugins: [String] = [], input: [String], strategies: [String], events: Int, repetitions: Int,
                                rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
         let runs: [(label: String, executable: String, extra: [String])] = plugins.isEmpty
             ? builds.map { ($0, $0, []) }
-            : plugins.map { ($0, builds[0], ["--plugin", $0]) }
+            : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
         let work = try TemporaryFolder(prefix: "trigger-bench-ab")
         defer { work.remove() }
         var reports: [[RunReport]] = runs.map { _ in [] }

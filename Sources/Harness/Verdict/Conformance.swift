@@ -109,22 +109,31 @@ public enum Conformance {
                                                          got: got.sorted().map { corpus.set.triggers[$0].id }, entry: entry))
             }
         }
-        // Every event one at a time (`match`), then, for a plugin with a batch entry point, all in batches.
+        let invalid = answer(matcher, columns: columns, count: lines.count, compare: compare)
+        result.invalidResults = invalid
+        return result
+    }
+
+    /// Has `matcher` answer events `0..<count` one at a time (`match`), then, for a plugin with a batch
+    /// entry point, all in batches; `compare` sees each answer in the scratch with the entry's name.
+    /// Returns how many results broke the plugin ABI.
+    static func answer(_ matcher: any Matcher, columns: EventColumns, count: Int,
+                       compare: (Int, MatchScratch, String) -> Void) -> Int {
         let scratch = matcher.makeScratch(for: columns)
         columns.withView { view in
-            for i in lines.indices {
+            for i in 0..<count {
                 matcher.match(i, in: view, scratch: scratch)
-                compare(i, scratch, via: "match")
+                compare(i, scratch, "match")
             }
         }
-        result.invalidResults = PluginMatcher.invalidResults(in: scratch).count
+        var invalid = PluginMatcher.invalidResults(in: scratch).count
         if let plugin = matcher as? PluginMatcher, plugin.library.table.match_batch != nil {
             let batchScratch = matcher.makeScratch(for: columns)
             columns.withView { view in
-                plugin.matchBatch(0..<lines.count, in: view, scratch: batchScratch) { compare($0, batchScratch, via: "match_batch") }
+                plugin.matchBatch(0..<count, in: view, scratch: batchScratch) { compare($0, batchScratch, "match_batch") }
             }
-            result.invalidResults += PluginMatcher.invalidResults(in: batchScratch).count
+            invalid += PluginMatcher.invalidResults(in: batchScratch).count
         }
-        return result
+        return invalid
     }
 }

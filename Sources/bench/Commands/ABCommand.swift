@@ -32,6 +32,8 @@ struct ABCommand: ParsableCommand {
     @Option(name: .customLong("plugin"), help: "Compare plugin files instead of builds (two or more): this bench runs each in turn with --plugin; their rows are compared like builds'.")
     var plugins: [String] = []
 
+    @OptionGroup var pluginCheck: PluginCheckOption
+
     @OptionGroup var input: InputOptions
 
     @Option(help: "Comma-separated strategies (include the baseline; default: compiled,floor).", transform: CommaLists.strategies)
@@ -81,6 +83,8 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         let names = strategies
         guard names.contains(baseline) else { throw ValidationError("--strategies must include the baseline \(baseline)") }
+        // Checked once here; the runs below are told not to check again.
+        if !plugins.isEmpty { _ = try pluginCheck.load(plugins) }
         let progress = ProgressLine(enabled: true)
         let comparison: BuildComparison
         do {

@@ -31,6 +31,8 @@ struct BuildsCommand: ParsableCommand {
     @Option(name: .customLong("plugin"), help: "A matcher plugin to time as well (PATH or PATH,key=value,…; repeatable); its create and destroy are what a writer pays.")
     var plugins: [String] = []
 
+    @OptionGroup var pluginCheck: PluginCheckOption
+
     @Option(parsing: .unconditional, help: "Timed builds per strategy.")
     var builds = 200
 
@@ -59,7 +61,7 @@ struct BuildsCommand: ParsableCommand {
             json = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
-        let libraries = try PluginLibrary.load(arguments: plugins)
+        let libraries = try pluginCheck.load(plugins)
         let all = try strategies.map(StrategyRegistry.option) + libraries.map { $0.strategy(corpusJSON: json) }
         let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: all, triggers: $0, deltas: builds, pauseMs: pauseMs) }
             ?? BuildTiming.measure(set, strategies: all, builds: builds, pauseMs: pauseMs)

@@ -12,6 +12,13 @@ struct ConformCommand: ParsableCommand {
             line the set of triggers the matcher reports must equal the line's expected `matched` list. Prints one \
             line per case and the first disagreements of a failing one. This is how a port of the matching rules \
             (an SDK's matcher) is checked.
+
+            With --generate, cases are generated instead: seeded corpora and events aimed at every rule's edges \
+            (numbers at 2^53 and 2^63, -0, subnormals; canonically equivalent strings; ISO dates and relative dates at \
+            the last bit; windows; every stated limit; over 4,096 triggers; index shapes), each event's matches \
+            compared with reference. A disagreement is shrunk to the smallest case that still disagrees and written \
+            as a case folder (--write-cases) that plain `bench conform --cases` replays. Without --plugin or \
+            --strategy every built-in strategy is checked.
             """)
 
     @Option(help: "A matcher plugin (shared library) to check: PATH or PATH,key=value,… (options handed to the plugin).")
@@ -26,8 +33,30 @@ struct ConformCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Disagreements printed per failing case.")
     var show = 5
 
+    @Flag(help: "Generate cases at the rules' edges instead of reading case folders.")
+    var generate = false
+
+    @Option(help: "With --generate: the seed (default: one from the clock, printed, to rerun with).")
+    var seed: UInt64?
+
+    @Option(help: "With --generate: stop after this many seconds.")
+    var seconds = 10.0
+
+    @Option(help: "With --generate: stop after this many generated cases (rounds), if sooner.")
+    var rounds: Int?
+
+    @Option(help: "With --generate: the folder that shrunk disagreements are written to, one case folder each.")
+    var writeCases = "generated-cases"
+
     func validate() throws {
-        guard (plugin == nil) != (strategy == nil) else { throw ValidationError("give --plugin PATH or --strategy NAME (one of them)") }
+        guard (plugin == nil) != (strategy == nil) || (generate && plugin == nil) else {
+            throw ValidationError(generate ? "give --plugin PATH or --strategy NAME, not both" : "give --plugin PATH or --strategy NAME (one of them)")
+        }
+        if !generate, seed != nil || rounds != nil {
+            throw ValidationError("--seed and --rounds go with --generate")
+        }
+        guard seconds > 0, seconds <= 86_400 else { throw ValidationError("--seconds must be more than 0 and at most 86400 (a day), got \(seconds)") }
+        if let rounds { try Limits.check("--rounds", rounds, 1...100_000_000) }
         if let strategy, StrategyRegistry.named(strategy) == nil || strategy == FloorMatcher.strategyName {
             throw ValidationError("unknown strategy \"\(strategy)\"; choose from \(StrategyRegistry.names.filter { $0 != FloorMatcher.strategyName }.joined(separator: ", "))")
         }
@@ -35,6 +64,7 @@ struct ConformCommand: ParsableCommand {
     }
 
     func run() throws {
+        if generate { return try runGenerated() }
         let library = try plugin.map(PluginLibrary.init(argument:))
         let name = library?.strategyName ?? strategy!
         let directories = try (cases.isEmpty ? [Conformance.defaultDirectory] : cases).flatMap(Conformance.cases(in:))

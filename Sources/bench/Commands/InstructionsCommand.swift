@@ -34,6 +34,8 @@ struct InstructionsCommand: ParsableCommand {
     @Option(name: .customLong("plugin"), help: "A matcher plugin to count as well (PATH or PATH,key=value,…), through its match entry point (repeatable); counted after --strategies.")
     var plugins: [String] = []
 
+    @OptionGroup var pluginCheck: PluginCheckOption
+
     @Option(parsing: .unconditional, help: .hidden) var child: String?
     @Option(parsing: .unconditional, help: .hidden) var childPlugin: String?
     @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
@@ -80,7 +82,7 @@ struct InstructionsCommand: ParsableCommand {
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
-        let libraries = try PluginLibrary.load(arguments: plugins)
+        let libraries = try pluginCheck.load(plugins)
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(input: source, strategies: strategies, plugins: libraries, events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })

@@ -10,6 +10,8 @@ struct RunOptions: ParsableArguments {
     @Option(name: .customLong("plugin"), help: "A matcher plugin (a shared library built against Plugins/include/trigger_bench_plugin.h), as PATH or PATH,key=value,… (options handed to the plugin and recorded); adds a row plugin:NAME. Repeatable.")
     var plugins: [String] = []
 
+    @OptionGroup var pluginCheck: PluginCheckOption
+
     @Option(help: "Comma-separated strategies to run (default: all).", transform: CommaLists.strategies)
     var strategies: [String] = StrategyRegistry.names
 
@@ -72,8 +74,8 @@ struct RunOptions: ParsableArguments {
     static let debugEvents = 20_000
     static let debugReferenceEvents = 1_000
 
-    /// Loads the `--plugin` libraries, saying that each runs in-process.
-    func loadPlugins() throws -> [PluginLibrary] { try PluginLibrary.load(arguments: plugins) }
+    /// Loads the `--plugin` libraries, saying that each runs in-process, and checks each (unless `--no-plugin-check`).
+    func loadPlugins() throws -> [PluginLibrary] { try pluginCheck.load(plugins) }
 
     /// The run these options describe, replaying `input` (a sweep's point, the --workload given, or the
     /// user's files). A debug build trims what it replays unless --events says how much.
@@ -96,6 +98,7 @@ struct RunOptions: ParsableArguments {
         }
         var config = RunConfiguration(input: input)
         config.plugins = try loaded ?? loadPlugins()
+        config.pluginsChecked = !pluginCheck.skip
         config.strategies = strategies
         config.threads = threads
         config.publications = publication

@@ -1,0 +1,140 @@
+import Foundation
+import TriggerKit
+
+/// Compares matchers with `reference` event by event on generated cases (`RuleCaseGenerator`), and
+/// cuts each disagreement down to a small case (`CaseShrinker`). `bench conform --generate` runs it.
+public struct GeneratedCheck {
+    /// A matcher under test: built from the corpus text (plugins read it) and the decoded set.
+    public struct Contender: Sendable {
+        public var name: String
+        public var make: @Sendable (_ corpusJSON: [UInt8], TriggerSet, Vocabulary) throws -> any Matcher
+
+        public init(name: String, make: @escaping @Sendable ([UInt8], TriggerSet, Vocabulary) throws -> any Matcher) {
+            self.name = name
+            self.make = make
+        }
+
+        public init(strategy: StrategyRegistry.Strategy) {
+            self.init(name: strategy.name) { _, set, vocabulary in try strategy.make(set, vocabulary) }
+        }
+    }
+
+    /// One event of a case on which a contender and `reference` disagree.
+    public struct Disagreement: Sendable {
+        /// Index into the case's events.
+        public var event: Int
+        public var expected: [Int]
+        public var got: [Int]
+        /// `match`, `match_batch`, or `build` when the contender refused the corpus.
+        public var entry: String
+    }
+
+    /// A disagreement found and shrunk.
+    public struct Finding: Sendable {
+        public var contender: String
+        public var seed: UInt64
+        public var round: Int
+        public var shrunk: RuleCase
+        public var disagreement: Disagreement
+        public var summary: String
+    }
+
+    /// A case decoded and answered by `reference`.
+    struct Evaluated {
+        var corpusJSON: [UInt8]
+        var set: TriggerSet
+        var vocabulary: Vocabulary
+        var columns: EventColumns
+        /// For each decoded event, its index in the case's events (invalid events are skipped).
+        var eventOf: [Int]
+        var expected: [[Int]]
+    }
+
+    /// Decodes the case as a user's files would be (text, then the decoders); nil when the corpus is refused.
+    static func evaluate(_ c: RuleCase) -> Evaluated? {
+        let bytes = Array(c.corpusText.utf8)
+        guard let set = try? CorpusDecoder.decode(bytes: bytes) else { return nil }
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        var eventOf: [Int] = []
+        for (k, line) in c.eventLines.enumerated() {
+            guard let json = try? EventDecoder.parseLine(Array(line.utf8)),
+                  let event = try? EventDecoder.decode(json, categories: set.actionCategories) else { continue }
+            columns.append(event)
+            eventOf.append(k)
+        }
+        let reference = ReferenceMatcher(set)
+        let expected = columns.withView { view in (0..<view.count).map { reference.match(view.event(at: $0)) } }
+        return Evaluated(corpusJSON: bytes, set: set, vocabulary: vocabulary, columns: columns, eventOf: eventOf, expected: expected)
+    }
+
+    /// The first event `contender` answers differently from `reference`, or nil when they agree on all.
+    static func firstDisagreement(_ contender: Contender, on evaluated: Evaluated) -> Disagreement? {
+        let matcher: any Matcher
+        do {
+            matcher = try contender.make(evaluated.corpusJSON, evaluated.set, evaluated.vocabulary)
+        } catch {
+            return Disagreement(event: -1, expected: [], got: [], entry: "build")
+        }
+        var found: Disagreement?
+        let invalid = Conformance.answer(matcher, columns: evaluated.columns, count: evaluated.eventOf.count) { i, scratch, entry in
+            guard found == nil else { return }
+            let got = scratch.sortedResults
+            if got != evaluated.expected[i] {
+                found = Disagreement(event: evaluated.eventOf[i], expected: evaluated.expected[i], got: got, entry: entry)
+            }
+        }
+        if found == nil, invalid > 0 { found = Disagreement(event: -1, expected: [], got: [], entry: "ABI") }
+        return found
+    }
+
+    /// What one run covered.
+    public struct Tally: Sendable {
+        public var rounds = 0
+        public var events = 0
+        public var comparisons = 0
+        /// Generated corpora the decoder refused (a generator bug: each should be 0).
+        public var refusedCorpora = 0
+        public var triggers = 0
+    }
+
+    public let contenders: [Contender]
+    public let seed: UInt64
+    /// Seconds the shrinker may spend on one disagreement before it keeps what it has.
+    public var shrinkBudget: TimeInterval = 30
+
+    public init(contenders: [Contender], seed: UInt64) {
+        self.contenders = contenders
+        self.seed = seed
+    }
+
+    /// Runs rounds until `rounds` are done or `deadline` passes; a contender that disagrees once is
+    /// shrunk, reported through `found` and left out of later rounds.
+    public func run(rounds: Int, until deadline: Date?, progress: (Tally) -> Void = { _ in },
+                    found: (Finding) throws -> Void) rethrows -> Tally {
+        var tally = Tally()
+        var active = contenders
+        var round = 0
+        while round < rounds, !active.isEmpty, deadline.map({ Date() < $0 }) ?? true {
+            let generated = RuleCaseGenerator.make(seed: seed, round: round)
+            defer { round += 1 }
+            tally.rounds += 1
+            guard let evaluated = Self.evaluate(generated) else {
+                tally.refusedCorpora += 1
+                continue
+            }
+            tally.events += evaluated.eventOf.count
+            tally.triggers += evaluated.set.triggers.count
+            for contender in active {
+                tally.comparisons += evaluated.eventOf.count
+                guard let disagreement = Self.firstDisagreement(contender, on: evaluated) else { continue }
+                let shrunk = CaseShrinker(contender: contender, budget: shrinkBudget).shrink(generated, first: disagreement)
+                try found(Finding(contender: contender.name, seed: seed, round: round, shrunk: shrunk.case,
+                                  disagreement: shrunk.disagreement, summary: CaseSummary.line(shrunk.case, shrunk.disagreement)))
+                active.removeAll { $0.name == contender.name }
+            }
+            progress(tally)
+        }
+        return tally
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+import Harness
+
+/// `--no-plugin-check`, and the loading of `--plugin` libraries that checks each one first
+/// (`PluginAdmission`): a plugin that answers wrongly gets no timed row and no count.
+struct PluginCheckOption: ParsableArguments {
+    @Flag(name: .customLong("no-plugin-check"), help: "Time or count --plugin libraries without first checking them against the conformance cases and 40 generated cases (a few seconds); the results record that they were not checked.")
+    var skip = false
+
+    /// Loads the libraries and, unless skipped, checks each: throws (exit 1) on the first that disagrees.
+    func load(_ arguments: [String]) throws -> [PluginLibrary] {
+        let libraries = try PluginLibrary.load(arguments: arguments)
+        guard !skip else { return libraries }
+        for library in libraries {
+            let started = Date()
+            try PluginAdmission.check(library)
+            TextOutput.standardError("bench: \(library.strategyName) agrees with reference on the conformance cases and \(PluginAdmission.rounds) generated ones (\(String(format: "%.1f", Date().timeIntervalSince(started))) s; --no-plugin-check skips this)")
+        }
+        return libraries
+    }
+}
