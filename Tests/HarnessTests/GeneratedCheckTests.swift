@@ -9,7 +9,7 @@ import XCTest
 final class GeneratedCheckTests: XCTestCase {
     /// `compiled` over a set whose clauses keep only their first two filters: the class of port that
     /// drops the tail of a list.
-    static let planted = GeneratedCheck.Contender(name: "planted") { _, set, vocabulary in
+    static let planted = GeneratedCheck.Contender(name: "planted") { _, set, vocabulary, _ in
         let cut = set.triggers.map { trigger -> Trigger in
             var t = trigger
             t.conditions = t.conditions.map { c in
@@ -43,7 +43,8 @@ final class GeneratedCheckTests: XCTestCase {
     }
 
     func testBuiltInStrategiesAgreeWithReference() throws {
-        let contenders = StrategyRegistry.all.filter { $0.name != "reference" && $0.name != "floor" }.map(GeneratedCheck.Contender.init(strategy:))
+        let contenders = GeneratedCheck.Contender.builtIn
+        XCTAssertEqual(contenders.filter(\.throughDelta).count, 4)
         let tally = try GeneratedCheck(contenders: contenders, seed: 2).run(rounds: 12, until: nil) { finding in
             XCTFail("\(finding.contender): \(finding.summary)")
         }
@@ -63,7 +64,7 @@ final class GeneratedCheckTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try CaseSummary.write(finding, to: folder)
         XCTAssertTrue(try String(contentsOfFile: folder + "/rule.txt", encoding: .utf8).hasPrefix("planted "))
-        let planted = StrategyRegistry.Strategy(name: "planted", summary: "", make: { set, v in try Self.planted.make([], set, v) })
+        let planted = StrategyRegistry.Strategy(name: "planted", summary: "", make: { set, v in try Self.planted.make([], set, v, SymbolTable()) })
         XCTAssertFalse(try Conformance.check(case: folder) { _ in planted }.disagreements.isEmpty, "the written case fails the planted matcher")
         XCTAssertTrue(try Conformance.check(case: folder) { _ in StrategyRegistry.named("compiled")! }.disagreements.isEmpty)
     }

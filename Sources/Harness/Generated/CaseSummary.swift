@@ -22,7 +22,7 @@ public enum CaseSummary {
     }
 
     static func trigger(_ c: RuleCase, _ index: Int) -> String {
-        guard index >= 0, index < c.triggers.count else { return "trigger #\(index)" }
+        guard index >= 0, index < c.triggers.count else { return "an index outside the corpus (#\(index))" }
         let t = c.triggers[index]
         var text = "\"\(t["id"]?.stringValue ?? "?")\" ("
         text += (t["conditions"]?.arrayItems ?? []).map(condition).joined(separator: " or ")
@@ -64,9 +64,19 @@ public enum CaseSummary {
         let session = ReplaySession(triggerSet: set)
         let lines = c.eventLines
         let expected = lines.map { session.process(.text(Array($0.utf8))) }
-        for (name, text) in [("corpus.json", c.corpusText), ("events.jsonl", lines.map { $0 + "\n" }.joined()),
-                             ("expected.jsonl", expected.map { $0 + "\n" }.joined()),
-                             ("rule.txt", "\(finding.contender) \(finding.summary)\nfound by bench conform --generate --seed \(finding.seed) (round \(finding.round))\n")] {
+        var files = [("corpus.json", c.corpusText), ("events.jsonl", lines.map { $0 + "\n" }.joined()),
+                     ("expected.jsonl", expected.map { $0 + "\n" }.joined()),
+                     ("rule.txt", "\(finding.contender) \(finding.summary)\nfound by bench conform --generate --seed \(finding.seed) (round \(finding.round))\n")]
+        if finding.throughDelta {
+            // The matcher was built on base.json and given delta.json, which make corpus.json.
+            let split = DeltaSplit(count: c.triggers.count)
+            var base = c
+            base.triggers = split.base(c.triggers, renamed: { $0.setting("id", .string($1)) }, id: { $0["id"]?.stringValue ?? "" })
+            files.append(("base.json", base.corpusText))
+            files.append(("delta.json", RuleCase.text(split.deltaJSON(c.triggers)) + "\n"))
+            files[3].1 += "the matcher was built from base.json and then given delta.json, which turns it into corpus.json\n"
+        }
+        for (name, text) in files {
             let file = try AtomicFile(path: folder + "/" + name)
             try file.write(text)
             try file.commit()

@@ -4,18 +4,29 @@ import TriggerKit
 /// Compares matchers with `reference` event by event on generated cases (`RuleCaseGenerator`), and
 /// cuts each disagreement down to a small case (`CaseShrinker`). `bench conform --generate` runs it.
 public struct GeneratedCheck {
-    /// A matcher under test: built from the corpus text (plugins read it) and the decoded set.
+    /// A matcher under test: built from the corpus text (plugins read it), the decoded set, its
+    /// vocabulary and the symbol table the events were interned with (a delta writer's).
     public struct Contender: Sendable {
+        public typealias Make = @Sendable (_ corpusJSON: [UInt8], TriggerSet, Vocabulary, SymbolTable) throws -> any Matcher
         public var name: String
-        public var make: @Sendable (_ corpusJSON: [UInt8], TriggerSet, Vocabulary) throws -> any Matcher
+        /// Built on a base set and handed a delta that makes the corpus (`DeltaSplit`).
+        public var throughDelta: Bool
+        public var make: Make
 
-        public init(name: String, make: @escaping @Sendable ([UInt8], TriggerSet, Vocabulary) throws -> any Matcher) {
+        public init(name: String, throughDelta: Bool = false, make: @escaping Make) {
             self.name = name
+            self.throughDelta = throughDelta
             self.make = make
         }
 
         public init(strategy: StrategyRegistry.Strategy) {
-            self.init(name: strategy.name) { _, set, vocabulary in try strategy.make(set, vocabulary) }
+            self.init(name: strategy.name) { _, set, vocabulary, _ in try strategy.make(set, vocabulary) }
+        }
+
+        /// Every built-in strategy but `reference` and `floor`, and the delta writers of the two that apply deltas.
+        public static var builtIn: [Contender] {
+            StrategyRegistry.all.filter { $0.name != ReferenceMatcher.strategyName && $0.name != FloorMatcher.strategyName }
+                .map(Contender.init(strategy:)) + DeltaSplit.contenders()
         }
     }
 
@@ -32,6 +43,7 @@ public struct GeneratedCheck {
     /// A disagreement found and shrunk.
     public struct Finding: Sendable {
         public var contender: String
+        public var throughDelta = false
         public var seed: UInt64
         public var round: Int
         public var shrunk: RuleCase
@@ -72,7 +84,7 @@ public struct GeneratedCheck {
     static func firstDisagreement(_ contender: Contender, on evaluated: Evaluated) -> Disagreement? {
         let matcher: any Matcher
         do {
-            matcher = try contender.make(evaluated.corpusJSON, evaluated.set, evaluated.vocabulary)
+            matcher = try contender.make(evaluated.corpusJSON, evaluated.set, evaluated.vocabulary, evaluated.columns.symbols)
         } catch {
             return Disagreement(event: -1, expected: [], got: [], entry: "build")
         }
@@ -129,7 +141,7 @@ public struct GeneratedCheck {
                 tally.comparisons += evaluated.eventOf.count
                 guard let disagreement = Self.firstDisagreement(contender, on: evaluated) else { continue }
                 let shrunk = CaseShrinker(contender: contender, budget: shrinkBudget).shrink(generated, first: disagreement)
-                try found(Finding(contender: contender.name, seed: seed, round: round, shrunk: shrunk.case,
+                try found(Finding(contender: contender.name, throughDelta: contender.throughDelta, seed: seed, round: round, shrunk: shrunk.case,
                                   disagreement: shrunk.disagreement, summary: CaseSummary.line(shrunk.case, shrunk.disagreement)))
                 active.removeAll { $0.name == contender.name }
             }

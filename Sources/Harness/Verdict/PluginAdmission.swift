@@ -22,7 +22,7 @@ public enum PluginAdmission {
             }
             if result.invalidResults > 0 { throw refuse("it broke the plugin ABI on conformance case \(result.name)") }
         }
-        let contender = GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary in
+        let contender = GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary, _ in
             try library.strategy(corpusJSON: json).make(set, vocabulary)
         }
         var check = GeneratedCheck(contenders: [contender], seed: 1)

@@ -9,13 +9,12 @@ extension ConformCommand {
         if let plugin {
             let library = try PluginLibrary(argument: plugin)
             TextOutput.standardError(library.loadedNotice)
-            return [GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary in
+            return [GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary, _ in
                 try library.strategy(corpusJSON: json).make(set, vocabulary)
             }]
         }
-        let strategies = strategy.map { [StrategyRegistry.named($0)!] }
-            ?? StrategyRegistry.all.filter { $0.name != ReferenceMatcher.strategyName && $0.name != FloorMatcher.strategyName }
-        return strategies.map(GeneratedCheck.Contender.init(strategy:))
+        if let strategy { return [GeneratedCheck.Contender(strategy: StrategyRegistry.named(strategy)!)] }
+        return GeneratedCheck.Contender.builtIn
     }
 
     func runGenerated() throws {
@@ -37,7 +36,11 @@ extension ConformCommand {
             try CaseSummary.write(finding, to: folder)
             findings.append(finding)
             try TextOutput.printLine("FAIL  \(PrintableText.escaped(finding.contender)) \(PrintableText.escaped(finding.summary))")
-            try TextOutput.printLine("      case: \(folder) (\(finding.shrunk.triggers.count) trigger\(finding.shrunk.triggers.count == 1 ? "" : "s"), \(finding.shrunk.events.count) event\(finding.shrunk.events.count == 1 ? "" : "s")); replay it: bench conform \(plugin.map { "--plugin \($0)" } ?? "--strategy \(finding.contender)") --cases \(folder)")
+            let size = "\(finding.shrunk.triggers.count) trigger\(finding.shrunk.triggers.count == 1 ? "" : "s"), \(finding.shrunk.events.count) event\(finding.shrunk.events.count == 1 ? "" : "s")"
+            // A delta writer's case is base.json plus delta.json: only the generator rebuilds it that way.
+            let again = finding.throughDelta ? "bench conform --generate --seed \(seed) --rounds \(finding.round + 1)"
+                : "bench conform \(plugin.map { "--plugin \($0)" } ?? "--strategy \(finding.contender)") --cases \(folder)"
+            try TextOutput.printLine("      case: \(folder) (\(size)); replay it: \(again)")
         }
         if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
         for contender in contenders where !findings.contains(where: { $0.contender == contender.name }) {
