@@ -27,36 +27,8 @@ public struct RuleCase: Sendable {
 
     public var eventLines: [String] { events.map(Self.text) }
 
-    /// JSON text that keeps a double a double: `3.0` and `-0.0` stay doubles (`JSONValue.serialized`
-    /// prints integral doubles as integers), which is what a port's number handling is tested on.
-    public static func text(_ value: JSONValue) -> String {
-        var out = ""
-        write(value, into: &out)
-        return out
-    }
-
-    static func write(_ value: JSONValue, into out: inout String) {
-        switch value {
-        case .double(let d): out += d.description
-        case .array(let items):
-            out += "["
-            for (k, item) in items.enumerated() {
-                if k > 0 { out += "," }
-                write(item, into: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (k, m) in members.enumerated() {
-                if k > 0 { out += "," }
-                JSONValue.quote(m.key, into: &out)
-                out += ":"
-                write(m.value, into: &out)
-            }
-            out += "}"
-        default: out += value.serialized
-        }
-    }
+    /// JSON text that keeps a double a double (`3.0`, `-0.0`): a port's number handling is what is tested.
+    public static func text(_ value: JSONValue) -> String { value.serialized(keepingDoubles: true) }
 }
 
 extension JSONValue {

@@ -56,24 +56,28 @@ public enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// Compact JSON text, keys in stored order (used for output lines and round trips).
-    public var serialized: String {
+    public var serialized: String { serialized(keepingDoubles: false) }
+
+    /// Compact JSON text; with `keepingDoubles`, a double stays a double when read back (`3.0`,
+    /// `-0.0`, not `3` and `0`): what a file written to test number handling needs.
+    public func serialized(keepingDoubles: Bool) -> String {
         var out = ""
-        JSONValue.write(self, into: &out)
+        JSONValue.write(self, keepingDoubles: keepingDoubles, into: &out)
         return out
     }
 
-    static func write(_ value: JSONValue, into out: inout String) {
+    static func write(_ value: JSONValue, keepingDoubles: Bool, into out: inout String) {
         switch value {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += JSONValue.format(d)
+        case .double(let d): out += keepingDoubles ? d.description : JSONValue.format(d)
         case .string(let s): JSONValue.quote(s, into: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
-                write(item, into: &out)
+                write(item, keepingDoubles: keepingDoubles, into: &out)
             }
             out += "]"
         case .object(let members):
@@ -82,7 +86,7 @@ extension JSONValue {
                 if i > 0 { out += "," }
                 quote(member.key, into: &out)
                 out += ":"
-                write(member.value, into: &out)
+                write(member.value, keepingDoubles: keepingDoubles, into: &out)
             }
             out += "}"
         }

@@ -20,6 +20,7 @@ extension ConformCommand {
     func runGenerated() throws {
         let seed = self.seed ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
         let contenders = try contenders()
+        let seconds = self.seconds ?? 10, writeCases = self.writeCases ?? "generated-cases"
         let bound = rounds.map { "\($0) rounds or \(Self.format(seconds)) s" } ?? "\(Self.format(seconds)) s"
         try TextOutput.printLine("generating cases: seed \(seed), up to \(bound); \(contenders.map(\.name).joined(separator: ", ")) against reference")
         let started = Date()
@@ -33,9 +34,10 @@ extension ConformCommand {
         }) { finding in
             if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
             let folder = writeCases + "/" + Self.folderName(finding)
-            try CaseSummary.write(finding, to: folder)
             findings.append(finding)
+            // Said before it is written: a folder that cannot be written still leaves the finding on screen.
             try TextOutput.printLine("FAIL  \(PrintableText.escaped(finding.contender)) \(PrintableText.escaped(finding.summary))")
+            try CaseSummary.write(finding, to: folder)
             let size = "\(finding.shrunk.triggers.count) trigger\(finding.shrunk.triggers.count == 1 ? "" : "s"), \(finding.shrunk.events.count) event\(finding.shrunk.events.count == 1 ? "" : "s")"
             // A delta writer's case is base.json plus delta.json: only the generator rebuilds it that way.
             let again = finding.throughDelta ? "bench conform --generate --seed \(seed) --rounds \(finding.round + 1)"
