@@ -28,8 +28,9 @@ final class EventDecoderTests: XCTestCase {
     /// second (2^53 + 1 would read as 2^53 and match a window it is outside of).
     func testTimesAndDatesBeyondTwoToThe53AreRefused() throws {
         XCTAssertEqual(try decode(#"{"time":9007199254740992,"type":"session_start"}"#).time, 9007199254740992)
-        XCTAssertEqual(try decode(#"{"time":-9007199254740992.0,"type":"session_start"}"#).time, -9007199254740992)
-        for bad in [#"{"time":9007199254740993,"type":"session_start"}"#, #"{"time":-9007199254740993,"type":"session_start"}"#,
+        XCTAssertEqual(try decode(#"{"time":-9007199254740991.0,"type":"session_start"}"#).time, -9007199254740991)
+        for bad in [#"{"time":9007199254740993.0,"type":"session_start"}"#, #"{"time":9007199254740992.5,"type":"session_start"}"#,
+                    #"{"time":-9007199254740992.0,"type":"session_start"}"#,#"{"time":9007199254740993,"type":"session_start"}"#, #"{"time":-9007199254740993,"type":"session_start"}"#,
                     #"{"time":1e300,"type":"session_start"}"#,
                     #"{"time":1,"type":"custom_event","name":"n","properties":{"d":{"$date":9007199254740993}}}"#] {
             XCTAssertThrowsError(try decode(bad), bad) { error in

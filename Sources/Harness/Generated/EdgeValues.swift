@@ -103,6 +103,6 @@ enum EdgeValues {
         let k = durations[rng.below(durations.count)]
         var d = rng.chance(0.5) ? time - k : time + k
         if rng.chance(0.3) { d = rng.chance(0.5) ? d.nextUp : d.nextDown }
-        return .double(d.magnitude <= 9007199254740992 ? d : time)
+        return d.magnitude < 9007199254740992 ? .double(d) : .int(Int64(time.rounded(.towardZero)))
     }
 }

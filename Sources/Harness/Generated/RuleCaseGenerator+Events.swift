@@ -105,7 +105,7 @@ extension RuleCaseGenerator {
         return rng.chance(0.15) ? .string(EdgeValues.isoDates[rng.below(EdgeValues.isoDates.count)]) : dollarDate(d)
     }
 
-    func dollarDate(_ d: Double) -> JSONValue { .object([("$date", .double(d))]) }
+    func dollarDate(_ d: Double) -> JSONValue { .object([("$date", timeValue(d))]) }
 
     /// A value of the key's usual type, not aimed at any constant.
     mutating func anyValue(key: String, at t: Double) -> JSONValue {

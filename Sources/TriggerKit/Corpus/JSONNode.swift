@@ -40,6 +40,7 @@ struct JSONNode {
 
     /// The most seconds from 1970 a time or date may be, either way: 2^53, below which a double holds
     /// every whole second exactly. Beyond it two integers would read as one time (2^53 + 1 as 2^53).
+    /// An integer may be 2^53 itself; a number written with a fraction or exponent must round below it.
     static let maxEpochSeconds: UInt64 = 1 << 53
 
     /// Epoch seconds (an event time, a window bound, a date), refused beyond `maxEpochSeconds`.
@@ -48,7 +49,8 @@ struct JSONNode {
         let inRange: Bool, written: String
         switch value {
         case .int(let i): (inRange, written) = (i.magnitude <= Self.maxEpochSeconds, String(i))
-        default: (inRange, written) = (d.magnitude <= Double(Self.maxEpochSeconds), JSONValue.format(d))
+        // Below, not at: a fraction or exponent that rounds to 2^53 may have been written above it (9007199254740993.0).
+        default: (inRange, written) = (d.magnitude < Double(Self.maxEpochSeconds), JSONValue.format(d))
         }
         guard inRange else {
             throw fail("\(what) \(written) is more than 2^53 seconds from 1970, where a double no longer holds every whole second; use a time between -9007199254740992 and 9007199254740992")
