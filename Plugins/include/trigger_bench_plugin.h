@@ -120,7 +120,8 @@ typedef struct tb_trigger {
     int32_t condition_count;
 } tb_trigger;
 
-/* A `regex` constant: a case-insensitive RE2 search pattern, compiled by the host. */
+/* A `regex` constant: a case-insensitive RE2 search pattern, compiled by the host in Unicode NFC.
+ * `pattern` is the text as the corpus wrote it, not normalized. */
 typedef struct tb_regex {
     tb_string pattern;
     const void *compiled; /* for tb_host.regex_search */

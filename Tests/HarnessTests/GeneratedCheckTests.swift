@@ -62,7 +62,7 @@ final class GeneratedCheckTests: XCTestCase {
 
         let folder = NSTemporaryDirectory() + "generated-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try CaseSummary.write(finding, to: folder)
+        try CaseSummary.write(finding, to: folder, rerun: "bench conform --generate --seed 1")
         XCTAssertTrue(try String(contentsOfFile: folder + "/rule.txt", encoding: .utf8).hasPrefix("planted "))
         let planted = StrategyRegistry.Strategy(name: "planted", summary: "", make: { set, v in try Self.planted.make([], set, v, SymbolTable()) })
         XCTAssertFalse(try Conformance.check(case: folder) { _ in planted }.disagreements.isEmpty, "the written case fails the planted matcher")

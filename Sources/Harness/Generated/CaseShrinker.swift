@@ -49,6 +49,12 @@ struct CaseShrinker {
                 simplify(trigger: t, s)
             }
             for e in s.best.events.indices {
+                // A plainer time where the time does not matter: 0, else whole seconds.
+                for time in [JSONValue.int(0), s.best.events[e]["time"]?.number.map { .int(Int64($0.rounded(.towardZero))) }].compactMap({ $0 }) {
+                    var c = s.best
+                    c.events[e] = c.events[e].setting("time", time)
+                    if c.events[e]["time"] != s.best.events[e]["time"], s.accept(c) { break }
+                }
                 guard case .object(let members)? = s.best.events[e]["properties"] else { continue }
                 _ = Self.reduce(members.map { $0 }) { kept in
                     var c = s.best

@@ -4,7 +4,19 @@ import TriggerKit
 /// A shrunk disagreement in words, and as a conformance case folder a user can replay and fix against.
 public enum CaseSummary {
     /// One line: which triggers were missed or wrongly matched, with their conditions, on which event.
-    static func line(_ c: RuleCase, _ d: GeneratedCheck.Disagreement) -> String {
+    static func line(_ c: RuleCase, _ d: GeneratedCheck.Disagreement) -> String { ascii(words(c, d)) }
+
+    /// Non-ASCII text as JSON escapes: the Ohm sign and Omega look alike on a screen, `\u2126` and `\u03a9` do not.
+    static func ascii(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            if scalar.isASCII { out.unicodeScalars.append(scalar); continue }
+            for unit in String(scalar).utf16 { out += String(format: "\\u%04x", unit) }
+        }
+        return out
+    }
+
+    static func words(_ c: RuleCase, _ d: GeneratedCheck.Disagreement) -> String {
         switch d.entry {
         case "build": return "refuses to build a matcher for this valid corpus of \(c.triggers.count) trigger\(c.triggers.count == 1 ? "" : "s")"
         case "ABI": return "reports a trigger index outside the corpus, or one twice (a plugin ABI rule)"
@@ -53,7 +65,7 @@ public enum CaseSummary {
 
     /// Writes the case as `folder/corpus.json`, `events.jsonl`, `expected.jsonl` (the reference replay,
     /// as `bench replay --strategy reference` prints it) and `rule.txt` (the summary), each whole or not at all.
-    public static func write(_ finding: GeneratedCheck.Finding, to folder: String) throws {
+    public static func write(_ finding: GeneratedCheck.Finding, to folder: String, rerun: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -66,7 +78,7 @@ public enum CaseSummary {
         let expected = lines.map { session.process(.text(Array($0.utf8))) }
         var files = [("corpus.json", c.corpusText), ("events.jsonl", lines.map { $0 + "\n" }.joined()),
                      ("expected.jsonl", expected.map { $0 + "\n" }.joined()),
-                     ("rule.txt", "\(finding.contender) \(finding.summary)\nfound by bench conform --generate --seed \(finding.seed) (round \(finding.round))\n")]
+                     ("rule.txt", "\(finding.contender) \(finding.summary)\nfound by: \(rerun)\n")]
         if finding.throughDelta {
             // The matcher was built on base.json and given delta.json, which make corpus.json.
             let split = DeltaSplit(count: c.triggers.count)

@@ -13,7 +13,7 @@ public enum PluginAdmission {
     /// Throws `ChecksumMismatch` (exit 1) naming the first case the plugin answers wrongly.
     public static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws {
         let refuse = { (what: String) in
-            ChecksumMismatch(description: "\(library.strategyName) is not timed: \(what); `bench conform --plugin \(library.argument)` shows each case, `bench conform --generate --plugin \(library.argument)` writes the smallest one; --no-plugin-check times it anyway (the results record that it was not checked)")
+            ChecksumMismatch(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
         }
         for folder in try Conformance.cases(in: directory) {
             let result = try Conformance.check(case: folder) { corpus in library.strategy(corpusJSON: corpus.json) }

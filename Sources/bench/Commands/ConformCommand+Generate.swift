@@ -13,14 +13,14 @@ extension ConformCommand {
                 try library.strategy(corpusJSON: json).make(set, vocabulary)
             }]
         }
-        if let strategy { return [GeneratedCheck.Contender(strategy: StrategyRegistry.named(strategy)!)] }
-        return GeneratedCheck.Contender.builtIn
+        return GeneratedCheck.Contender.builtIn.filter { strategy == nil || $0.name == strategy }
     }
 
     func runGenerated() throws {
         let seed = self.seed ?? UInt64(Date().timeIntervalSince1970 * 1000) % 1_000_000
         let contenders = try contenders()
         let seconds = self.seconds ?? 10, writeCases = self.writeCases ?? "generated-cases"
+        if self.writeCases == nil { try Self.checkCaseFolder(writeCases) }
         let bound = rounds.map { "\($0) rounds or \(Self.format(seconds)) s" } ?? "\(Self.format(seconds)) s"
         try TextOutput.printLine("generating cases: seed \(seed), up to \(bound); \(contenders.map(\.name).joined(separator: ", ")) against reference")
         let started = Date()
@@ -35,24 +35,53 @@ extension ConformCommand {
             if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
             let folder = writeCases + "/" + Self.folderName(finding)
             findings.append(finding)
-            // Said before it is written: a folder that cannot be written still leaves the finding on screen.
             try TextOutput.printLine("FAIL  \(PrintableText.escaped(finding.contender)) \(PrintableText.escaped(finding.summary))")
-            try CaseSummary.write(finding, to: folder)
             let size = "\(finding.shrunk.triggers.count) trigger\(finding.shrunk.triggers.count == 1 ? "" : "s"), \(finding.shrunk.events.count) event\(finding.shrunk.events.count == 1 ? "" : "s")"
-            // A delta writer's case is base.json plus delta.json: only the generator rebuilds it that way.
-            let again = finding.throughDelta ? "bench conform --generate --seed \(seed) --rounds \(finding.round + 1)"
-                : "bench conform \(plugin.map { "--plugin \($0)" } ?? "--strategy \(finding.contender)") --cases \(folder)"
-            try TextOutput.printLine("      case: \(folder) (\(size)); replay it: \(again)")
+            do {
+                try CaseSummary.write(finding, to: folder, rerun: rerun(finding))
+                try TextOutput.printLine("      case: \(folder) (\(size)); replay it: \(replay(finding, folder))")
+            } catch let error as InputError {
+                // The finding stands (exit 1 below); only its folder is lost.
+                TextOutput.standardError("bench: error: \(PrintableText.escaped("\(error)"))")
+            }
         }
         if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
         for contender in contenders where !findings.contains(where: { $0.contender == contender.name }) {
-            try TextOutput.printLine("ok    \(PrintableText.escaped(contender.name)): \(tally.rounds) cases, \(tally.events) events agree with reference")
+            try TextOutput.printLine("ok    \(PrintableText.escaped(contender.name)): \(tally.rounds) case\(tally.rounds == 1 ? "" : "s"), \(tally.events) events agree with reference")
         }
-        try TextOutput.printLine("seed \(seed): \(tally.rounds) generated cases (\(tally.triggers) triggers, \(tally.events) events) in \(Self.format(Date().timeIntervalSince(started))) s; \(findings.count) of \(contenders.count) matcher\(contenders.count == 1 ? "" : "s") disagree")
+        try TextOutput.printLine("seed \(seed): \(tally.rounds) generated case\(tally.rounds == 1 ? "" : "s") (\(tally.triggers) triggers, \(tally.events) events) in \(Self.format(Date().timeIntervalSince(started))) s; \(findings.count) of \(contenders.count) matcher\(contenders.count == 1 ? "" : "s") disagree")
         if tally.refusedCorpora > 0 {
             TextOutput.standardError("bench: warning: \(tally.refusedCorpora) generated corpora were refused by the decoder and checked nothing (a generator bug; please report it with the seed)")
         }
         if !findings.isEmpty { throw ExitCode(Exit.regression) }
+    }
+
+    /// The command that finds `f` again: the same seed and rounds, this matcher only.
+    func rerun(_ f: GeneratedCheck.Finding) -> String {
+        let matcher = plugin.map { "--plugin " + ShellWord.quoted($0) } ?? "--strategy " + ShellWord.quoted(f.contender)
+        return "bench conform --generate --seed \(f.seed) --rounds \(f.round + 1) --seconds 86400 \(matcher)"
+    }
+
+    /// The command that replays `f`'s written case (a delta writer's case needs the generator: plain
+    /// replay builds the corpus whole).
+    func replay(_ f: GeneratedCheck.Finding, _ folder: String) -> String {
+        if f.throughDelta { return rerun(f) }
+        return "bench conform \(plugin.map { "--plugin " + ShellWord.quoted($0) } ?? "--strategy " + ShellWord.quoted(f.contender)) --cases \(ShellWord.quoted(folder))"
+    }
+
+    /// Refuses, before any case is generated, a --write-cases that could never hold a case folder.
+    static func checkCaseFolder(_ path: String) throws {
+        guard !path.isEmpty else { throw ValidationError("--write-cases needs a folder path, got an empty one") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ValidationError("--write-cases \(path): is not a folder; give a folder for the case folders") }
+            guard FileManager.default.isWritableFile(atPath: path) else { throw ValidationError("--write-cases \(path): the folder is not writable") }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: parent.isEmpty ? "." : parent) else {
+            throw ValidationError("--write-cases \(path): cannot be created (\(parent.isEmpty ? "." : parent) is not a writable folder)")
+        }
     }
 
     static func folderName(_ f: GeneratedCheck.Finding) -> String {
@@ -60,5 +89,5 @@ extension ConformCommand {
         return "\(String(name))-seed\(f.seed)-round\(f.round)"
     }
 
-    static func format(_ seconds: Double) -> String { String(format: seconds < 10 ? "%.1f" : "%.0f", seconds) }
+    static func format(_ seconds: Double) -> String { String(format: seconds < 0.1 ? "%.2g" : seconds < 10 ? "%.1f" : "%.0f", seconds) }
 }

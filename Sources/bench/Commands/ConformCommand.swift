@@ -36,32 +36,38 @@ struct ConformCommand: ParsableCommand {
     @Flag(help: "Generate cases at the rules' edges instead of reading case folders.")
     var generate = false
 
-    @Option(help: "With --generate: the seed (default: one from the clock, printed, to rerun with).")
+    @Option(parsing: .unconditional, help: "With --generate: the seed (default: one from the clock, printed, to rerun with).")
     var seed: UInt64?
 
-    @Option(help: "With --generate: stop after this many seconds (default: 10).")
+    @Option(parsing: .unconditional, help: "With --generate: stop after this many seconds (default: 10; at least one case is always checked).")
     var seconds: Double?
 
-    @Option(help: "With --generate: stop after this many generated cases (rounds), if sooner.")
+    @Option(parsing: .unconditional, help: "With --generate: stop after this many generated cases (rounds), if sooner.")
     var rounds: Int?
 
     @Option(help: "With --generate: the folder that shrunk disagreements are written to, one case folder each (default: generated-cases).")
     var writeCases: String?
 
     func validate() throws {
-        guard (plugin == nil) != (strategy == nil) || (generate && plugin == nil) else {
-            throw ValidationError(generate ? "give --plugin PATH or --strategy NAME, not both" : "give --plugin PATH or --strategy NAME (one of them)")
-        }
         if !generate, seed != nil || rounds != nil || seconds != nil || writeCases != nil {
             throw ValidationError("--seed, --seconds, --rounds and --write-cases go with --generate")
+        }
+        guard (plugin == nil) != (strategy == nil) || (generate && plugin == nil) else {
+            throw ValidationError(generate ? "give --plugin PATH or --strategy NAME, not both" : "give --plugin PATH or --strategy NAME (one of them)")
         }
         if generate, !cases.isEmpty { throw ValidationError("--cases reads case folders; --generate makes its own (give one or the other)") }
         if let seconds, !(seconds > 0 && seconds <= 86_400) {
             throw ValidationError("--seconds must be more than 0 and at most 86400 (a day), got \(seconds)")
         }
         if let rounds { try Limits.check("--rounds", rounds, 1...100_000_000) }
-        if let strategy, StrategyRegistry.named(strategy) == nil || strategy == FloorMatcher.strategyName {
-            throw ValidationError("unknown strategy \"\(strategy)\"; choose from \(StrategyRegistry.names.filter { $0 != FloorMatcher.strategyName }.joined(separator: ", "))")
+        if let writeCases { try Self.checkCaseFolder(writeCases) }
+        if let strategy {
+            // With --generate, the delta writers' contenders may be named too (a finding's rerun names one).
+            let names = generate ? GeneratedCheck.Contender.builtIn.map(\.name)
+                : StrategyRegistry.names.filter { $0 != FloorMatcher.strategyName }
+            guard names.contains(strategy) else {
+                throw ValidationError("unknown strategy \"\(strategy)\"; choose from \(names.joined(separator: ", "))")
+            }
         }
         try Limits.check("--show", show, 0...10_000)
     }
