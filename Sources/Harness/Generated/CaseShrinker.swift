@@ -50,7 +50,7 @@ struct CaseShrinker {
             }
             for e in s.best.events.indices {
                 // A plainer time where the time does not matter: 0, else whole seconds.
-                for time in [JSONValue.int(0), s.best.events[e]["time"]?.number.map { .int(Int64($0.rounded(.towardZero))) }].compactMap({ $0 }) {
+                for time in [JSONValue.int(0), s.best.events[e]["time"]?.number.flatMap { $0.magnitude < 9e15 ? .int(Int64($0.rounded(.towardZero))) : nil }].compactMap({ $0 }) {
                     var c = s.best
                     c.events[e] = c.events[e].setting("time", time)
                     if c.events[e]["time"] != s.best.events[e]["time"], s.accept(c) { break }
