@@ -35,9 +35,12 @@ struct CaseShrinker {
     func shrink(_ original: RuleCase, first: GeneratedCheck.Disagreement) -> (case: RuleCase, disagreement: GeneratedCheck.Disagreement) {
         let s = State(original, first, deadline: Date().addingTimeInterval(budget), check: check)
         if first.event >= 0 { _ = s.accept(RuleCase(settings: original.settings, triggers: original.triggers, events: [original.events[first.event]])) }
+        // Passes until one changes nothing (or the budget ends).
+        func text() -> String { s.best.corpusText + s.best.eventLines.joined() }
         var previous = ""
-        while previous != s.best.corpusText + s.best.eventLines.joined(), Date() < s.deadline {
-            previous = s.best.corpusText + s.best.eventLines.joined()
+        var current = text()
+        while previous != current, Date() < s.deadline {
+            previous = current
             _ = Self.reduce(s.best.events) { var c = s.best; c.events = $0; return s.accept(c) }
             _ = Self.reduce(s.best.triggers) { var c = s.best; c.triggers = $0; return s.accept(c) }
             for t in s.best.triggers.indices {
@@ -62,6 +65,7 @@ struct CaseShrinker {
                     return s.accept(c)
                 }
             }
+            current = text()
         }
         return (s.best, s.found)
     }

@@ -23,6 +23,11 @@ public struct GeneratedCheck {
             self.init(name: strategy.name) { _, set, vocabulary, _ in try strategy.make(set, vocabulary) }
         }
 
+        /// A plugin, built from the corpus text as every plugin is.
+        public init(plugin library: PluginLibrary) {
+            self.init(name: library.strategyName) { json, set, vocabulary, _ in try library.strategy(corpusJSON: json).make(set, vocabulary) }
+        }
+
         /// Every built-in strategy but `reference` and `floor`, and the delta writers of the two that apply deltas.
         public static var builtIn: [Contender] {
             StrategyRegistry.all.filter { $0.name != ReferenceMatcher.strategyName && $0.name != FloorMatcher.strategyName }

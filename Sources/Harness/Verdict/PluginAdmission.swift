@@ -22,10 +22,7 @@ public enum PluginAdmission {
             }
             if result.invalidResults > 0 { throw refuse("it broke the plugin ABI on conformance case \(result.name)") }
         }
-        let contender = GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary, _ in
-            try library.strategy(corpusJSON: json).make(set, vocabulary)
-        }
-        var check = GeneratedCheck(contenders: [contender], seed: 1)
+        var check = GeneratedCheck(contenders: [GeneratedCheck.Contender(plugin: library)], seed: 1)
         check.shrinkBudget = 5
         var finding: GeneratedCheck.Finding?
         _ = check.run(rounds: rounds, until: Date().addingTimeInterval(seconds)) { finding = $0 }

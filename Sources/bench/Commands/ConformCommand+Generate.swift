@@ -9,9 +9,7 @@ extension ConformCommand {
         if let plugin {
             let library = try PluginLibrary(argument: plugin)
             TextOutput.standardError(library.loadedNotice)
-            return [GeneratedCheck.Contender(name: library.strategyName) { json, set, vocabulary, _ in
-                try library.strategy(corpusJSON: json).make(set, vocabulary)
-            }]
+            return [GeneratedCheck.Contender(plugin: library)]
         }
         return GeneratedCheck.Contender.builtIn.filter { strategy == nil || $0.name == strategy }
     }
