@@ -9,6 +9,9 @@ extension WorkloadGenerator {
         if let shape = spec.shape {
             return TwinCorpus(shape, seed: spec.seed).events(spec, vocabulary: vocabulary, count: n, progress: progress)
         }
+        if let routing = spec.routing {
+            return routing.events(triggers: spec.triggers, seed: spec.seed, vocabulary: vocabulary, count: n, progress: progress)
+        }
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 2)
         var columns = EventColumns(vocabulary: vocabulary)
         let avgProps = (spec.propertiesPerEvent.lowerBound + spec.propertiesPerEvent.upperBound) / 2 + 1

@@ -25,12 +25,15 @@ public struct WorkloadSpec: Sendable, Equatable {
     /// A fitted twin's shape; when set, it decides everything but the seed, the event and trigger
     /// counts and the event kind mix.
     public var shape: TwinShape?
+    /// A routing rule set's shape (`RoutingShape`); when set, it decides everything but the seed and
+    /// the event and trigger counts.
+    public var routing: RoutingShape?
 
     public init() {}
 
     static let keys: Set<String> = ["format", "name", "seed", "events", "triggers", "event_names", "zipf",
                                     "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded",
-                                    "fresh_string_share", "shape"]
+                                    "fresh_string_share", "shape", "routing"]
     /// The keys a fitted spec's shape decides instead.
     static let shapedKeys: Set<String> = ["event_names", "zipf", "properties_per_event", "filters_per_trigger", "regex_share",
                                           "crowded", "fresh_string_share"]
@@ -70,6 +73,11 @@ public struct WorkloadSpec: Sendable, Equatable {
             case "shape":
                 guard fitted else { throw fail(key, "a shape needs \"format\": \"\(fittedFormat)\"") }
                 spec.shape = try TwinShape.decode(v, file: file)
+            case "routing":
+                guard !fitted, case .string(let name) = v, let shape = RoutingShape(rawValue: name) else {
+                    throw fail(key, "expected one of \(RoutingShape.allCases.map(\.rawValue).joined(separator: ", ")) in a \(format) spec")
+                }
+                spec.routing = shape
             case _ where fitted && shapedKeys.contains(key):
                 throw fail(key, "a fitted spec's shape decides \(key); allowed beside it: seed, events, triggers, kinds")
             case "name":
@@ -108,6 +116,9 @@ public struct WorkloadSpec: Sendable, Equatable {
             default:
                 throw fail(key, "unknown key \"\(key)\"; allowed: \(keys.sorted().joined(separator: ", "))")
             }
+        }
+        if spec.routing != nil, let other = members.first(where: { shapedKeys.contains($0.key) || $0.key == "kinds" }) {
+            throw fail(other.key, "a routing spec's shape decides \(other.key); allowed beside it: seed, events, triggers")
         }
         if fitted, spec.shape == nil { throw fail("shape", "a \(fittedFormat) spec needs a shape (bench fit writes one)") }
         guard spec.triggers + spec.crowdedTriggers <= CorpusDecoder.maxTriggers else {
