@@ -66,8 +66,8 @@ final class PredicateIndexTests: XCTestCase {
         }
     }
 
-    /// Each condition of a crowd is filed under its access predicate (equality before band before
-    /// one-sided range, among filters alone in their clause; thresholds beyond 2^53 do not count), and a
+    /// Each condition of a crowd is filed under its access predicate (a rare equality before a band before
+    /// a one-sided range, among filters alone in their clause; thresholds beyond 2^53 do not count), and a
     /// crowd is indexed only when that classification says probing prunes at least half of it.
     func testAccessPredicatesAndWhichCrowdsAreIndexed() throws {
         func condition(_ clauses: String) -> String { #"{"type":"custom_event","event_name":"e","filters":\#(clauses)}"# }
@@ -92,18 +92,23 @@ final class PredicateIndexTests: XCTestCase {
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         let runs = program.runs(for: buckets)
         func run(_ name: String) -> Range<Int> { runs.range(of: buckets.customByName[Int(vocabulary.symbols.lookup(name)!)]) }
+        var statistics = AccessStatistics(entries: run("e"), of: runs.entries, program: program)
         for (offset, e) in run("e").enumerated() {
             let kind: String
-            switch CrowdIndex.access(of: runs.entries[e], in: program) {
-            case .equality(let p): kind = "equality"; XCTAssertEqual(p.code, .numEq)
+            switch CrowdIndex.access(of: runs.entries[e], in: program, statistics: &statistics) {
+            case .keyed(let k, let literal): kind = literal ? "literal" : "equality"; XCTAssertEqual(k.kind, 0)
             case .band(let lo, let hi): kind = "band"; XCTAssertEqual([lo.code, hi.code], [.numGt, .numLte])
             case .range(let p): kind = "range"; XCTAssertEqual(p.code, .numGt)
             case .residual: kind = "residual"
             }
             XCTAssertEqual(kind, cases[offset].0, "condition \(offset)")
         }
-        XCTAssertTrue(CrowdIndex.prunesEnough(entries: run("eq"), of: runs.entries, program: program))
-        XCTAssertFalse(CrowdIndex.prunesEnough(entries: run("res"), of: runs.entries, program: program))
+        func prunes(_ name: String) -> Bool {
+            var statistics = AccessStatistics(entries: run(name), of: runs.entries, program: program)
+            return CrowdIndex.prunesEnough(entries: run(name), of: runs.entries, program: program, statistics: &statistics)
+        }
+        XCTAssertTrue(prunes("eq"))
+        XCTAssertFalse(prunes("res"))
         let matcher = PredicateIndexMatcher(set, vocabulary: vocabulary)
         let indexed = (0..<buckets.bucketCount).filter { matcher.crowdOfBucket[$0] >= 0 }
         XCTAssertEqual(indexed, [Int(buckets.customByName[Int(vocabulary.symbols.lookup("eq")!)])])

@@ -36,6 +36,7 @@ extension RuleCaseGenerator {
         for (key, filter) in target?.constants ?? [] where rng.chance(0.9) {
             set(key, rng.chance(0.88) ? value(for: filter, at: t) : offType())
         }
+        if shape == .literals, rng.chance(0.9) { set("s", .string(literalText())) }
         for _ in 0..<rng.between(0, 2) {
             let key = Self.keys[rng.below(Self.keys.count)]
             set(key, rng.chance(0.8) ? anyValue(key: key, at: t) : offType())

@@ -6,12 +6,12 @@ import Workload
 /// values drawn from `EdgeValues` and from each other's neighbours, windows on the event times, the
 /// stated limits (64 filters in a clause, 64 conditions, 256 properties, long lists, over 4,096
 /// triggers), and bucket shapes that engage every path of `predicate-index` (an equality crowd, bands,
-/// one-sided ranges, a counted bucket, any-purchase and any-push companions). One seed and round
+/// one-sided ranges, a counted bucket, any-purchase and any-push companions, a crowd of regex literals). One seed and round
 /// always give the same case.
 public struct RuleCaseGenerator {
     /// What a round's corpus is shaped around.
     public enum Shape: Int, CaseIterable, Sendable {
-        case mixed, crowd, counted, limits, manyTriggers, companions
+        case mixed, crowd, counted, limits, manyTriggers, companions, literals
     }
 
     var rng: DeterministicRandom
@@ -20,6 +20,8 @@ public struct RuleCaseGenerator {
     var triggers: [JSONValue] = []
     /// Per trigger: one target per condition: the event it wants and the constants its filters name.
     var targets: [Target] = []
+    /// The `literals` shape's texts, one per regex trigger.
+    var literalTexts: [String] = []
 
     struct Target {
         var kind: String
@@ -69,6 +71,8 @@ public struct RuleCaseGenerator {
             }
             for _ in 0..<rng.between(1, 10) { addTrigger(conditions: [custom("e", band())]) }
             for _ in 0..<rng.between(0, 6) { addTrigger(conditions: [condition(name: "e")]) }
+        case .literals:
+            literalCrowd()
         case .counted:
             for _ in 0..<rng.between(256, 300) { addTrigger(conditions: [condition(name: "e")]) }
         case .limits:

@@ -35,7 +35,7 @@ extension CompiledMatcher: LayerableMatcher {
 extension PredicateIndexMatcher: LayerableMatcher {
     package typealias Snapshot = LayeredPredicateIndexMatcher
     package var listCapacity: Int { largestCrowd }
-    package var markCapacity: Int { largestCounted }
+    package var markCapacity: Int { max(largestCounted, largestLiteralCrowd) }
     package var memoSlots: Int { program.regexes.count }
     package var mergedRuns: Bool { runs.merged }
     package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }

@@ -3,9 +3,15 @@ struct CrowdIndex: Sendable {
     /// A property key and a canonical value: numbers that compare equal (3 and 3.0) share a key.
     struct EqualityKey: Hashable, Sendable {
         let key: Int32
-        /// 0 integral number, 1 other number, 2 string id, 3 boolean.
+        /// 0 integral number, 1 other number, 2 string id, 3 boolean; above, a regex literal (`LiteralKeys`).
         let kind: UInt8
         let bits: UInt64
+
+        init(key: Int32, kind: UInt8, bits: UInt64) {
+            self.key = key
+            self.kind = kind
+            self.bits = bits
+        }
 
         /// The canonical key of a compact value; nil for values no equality predicate can match.
         @inline(__always)
@@ -38,6 +44,13 @@ struct CrowdIndex: Sendable {
     var bandAt = FlatTable<Int32>(positionsOf: [])
     var bands = FrozenBuffer<BandIndex>([])
     var residual: [Int32] = []
+    /// The conditions filed under regex literal keys, all returned when a probe cannot fold a text.
+    var literalEntries: [Int32] = []
+    /// The lengths of the literal prefixes filed, ascending; bit g of `gramLengths` for each gram length.
+    var prefixLengths = FrozenBuffer<Int32>([])
+    var gramLengths: UInt16 = 0
+    /// `PredicateProgram.keyBit` of the keys with literal keys.
+    var literalKeys: UInt64 = 0
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
     /// (hashing) lookup for a property whose bit is clear.
     var equalityKeys: UInt64 = 0, rangeKeys: UInt64 = 0, bandKeys: UInt64 = 0
@@ -45,7 +58,8 @@ struct CrowdIndex: Sendable {
     /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
     /// to match, or in the residual that every probe returns.
     enum Access {
-        case equality(PredicateProgram.Predicate)
+        /// An equality value, or a regex literal key (`LiteralKeys`) when `literal`.
+        case keyed(EqualityKey, literal: Bool)
         /// A lower and an upper bound on one key.
         case band(PredicateProgram.Predicate, PredicateProgram.Predicate)
         /// A one-sided numeric range.
@@ -53,22 +67,50 @@ struct CrowdIndex: Sendable {
         case residual
     }
 
-    /// The access predicate of `entry`, chosen among the filters alone in their clause (so they must
-    /// hold): an equality (a hash probe) first, then a two-sided band on one key, then a one-sided range.
-    /// Reads the program in place, allocating nothing: a build classifies every crowd's conditions first
-    /// and indexes only the crowds that `prunesEnough`.
-    static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Access {
-        let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
-        /// The clause's predicate when it is the clause's only one.
-        func single(_ clause: Int) -> PredicateProgram.Predicate? {
-            let lo = program.clauseStart[clause]
-            return program.clauseStart[clause + 1] - lo == 1 ? program.predicates[Int(lo)] : nil
+    /// The clause's predicate when it is the clause's only one (so it must hold).
+    @inline(__always)
+    static func single(_ clause: Int, in program: PredicateProgram) -> PredicateProgram.Predicate? {
+        let lo = program.clauseStart[clause]
+        return program.clauseStart[clause + 1] - lo == 1 ? program.predicates[Int(lo)] : nil
+    }
+
+    /// The key an equality predicate files under; nil for other predicates.
+    static func equalityKey(_ p: PredicateProgram.Predicate) -> EqualityKey? {
+        switch p.code {
+        case .numEq: EqualityKey(key: p.key, tag: p.constTag, bits: p.constBits)
+        case .strEq: EqualityKey(key: p.key, tag: ValueTag.string.rawValue, bits: p.constBits)
+        case .boolEq: EqualityKey(key: p.key, tag: ValueTag.bool.rawValue, bits: p.constBits)
+        default: nil
         }
+    }
+
+    /// A regex that holds only on a string containing its literals (not its negation).
+    static func isIndexableRegex(_ p: PredicateProgram.Predicate) -> Bool {
+        (p.code == .regex || p.code == .regexSearch) && p.tagMask == 1 << ValueTag.string.rawValue
+    }
+
+    /// The access predicate of `entry`: among the filters alone in their clause (so they must hold),
+    /// the one expected to gather the fewest conditions by `statistics` — an equality value or a regex
+    /// literal by its count (a literal loses ties: RE2 verifies its candidates), a two-sided band on
+    /// one key as an eighth of the crowd, a one-sided range as half. Reads the program in place and
+    /// allocates nothing but a pattern's literals, once per regex.
+    static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram, statistics: inout AccessStatistics) -> Access {
+        let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
+        var best = Access.residual, cost = Double.infinity
         var lower: PredicateProgram.Predicate?, firstRanged: PredicateProgram.Predicate?
         for clause in clauses {
-            guard let p = single(clause) else { continue }
+            guard let p = single(clause, in: program) else { continue }
+            if let k = equalityKey(p) {
+                if statistics.count(k) < cost { (best, cost) = (.keyed(k, literal: false), statistics.count(k)) }
+                continue
+            }
+            if isIndexableRegex(p) {
+                for k in statistics.keys(of: p, program: program) where statistics.count(k) + 0.5 < cost {
+                    (best, cost) = (.keyed(k, literal: true), statistics.count(k) + 0.5)
+                }
+                continue
+            }
             switch p.code {
-            case .numEq, .strEq, .boolEq: return .equality(p)
             case .numGt, .numGte, .numLt, .numLte:
                 guard RangeLists.threshold(p) != nil else { continue }
                 if firstRanged == nil { firstRanged = p }
@@ -76,16 +118,17 @@ struct CrowdIndex: Sendable {
             default: continue
             }
         }
-        if let lower {
+        let total = Double(statistics.total)
+        if let lower, total / 8 < cost {
             for clause in clauses {
-                guard let p = single(clause) else { continue }
+                guard let p = single(clause, in: program) else { continue }
                 if p.code == .numLt || p.code == .numLte, p.key == lower.key, RangeLists.threshold(p) != nil {
                     return .band(lower, p)
                 }
             }
         }
-        if let firstRanged { return .range(firstRanged) }
-        return .residual
+        if let firstRanged, total / 2 < cost { return .range(firstRanged) }
+        return best
     }
 
     /// Whether probing is expected to return at most half of a crowd of `count` conditions with
@@ -99,27 +142,38 @@ struct CrowdIndex: Sendable {
     }
 
     /// `prunesEnough` for the conditions `entries` of `compiled`, without building the index.
-    static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
+    static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+                             statistics: inout AccessStatistics) -> Bool {
         var residual = 0, ranged = 0
         for e in entries {
-            switch access(of: compiled[e], in: program) {
+            switch access(of: compiled[e], in: program, statistics: &statistics) {
             case .residual: residual += 1
             case .range: ranged += 1
-            case .equality, .band: break
+            case .keyed, .band: break
             }
         }
         return prunesEnough(count: entries.count, residual: residual, ranged: ranged)
     }
 
-    init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+    init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+         statistics: inout AccessStatistics) {
         var eq: [EqualityKey: [Int32]] = [:]
+        var prefixLengths = Set<Int32>()
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
         for e in entries {
-            switch Self.access(of: compiled[e], in: program) {
-            case .equality(let p):
-                let tag: UInt8 = p.code == .numEq ? p.constTag : (p.code == .strEq ? ValueTag.string.rawValue : ValueTag.bool.rawValue)
-                eq[EqualityKey(key: p.key, tag: tag, bits: p.constBits)!, default: []].append(Int32(e))
+            switch Self.access(of: compiled[e], in: program, statistics: &statistics) {
+            case .keyed(let k, let literal):
+                eq[k, default: []].append(Int32(e))
+                if literal {
+                    literalEntries.append(Int32(e))
+                    literalKeys |= PredicateProgram.keyBit(k.key)
+                    if LiteralKeys.prefixLength(k.kind) > 0 {
+                        prefixLengths.insert(Int32(LiteralKeys.prefixLength(k.kind)))
+                    } else {
+                        gramLengths |= 1 << (k.kind - LiteralKeys.gramKind(0))
+                    }
+                }
             case .band(let lower, let upper):
                 bandBuild[lower.key, default: []].append((RangeLists.threshold(lower)!, RangeLists.threshold(upper)!, Int32(e)))
             case .range(let p):
@@ -139,7 +193,8 @@ struct CrowdIndex: Sendable {
         rangeAt = FlatTable(positionsOf: rangeKeyList)
         bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!) })
         bandAt = FlatTable(positionsOf: bandKeyList)
-        for k in eq.keys { equalityKeys |= PredicateProgram.keyBit(k.key) }
+        for k in eq.keys where k.kind <= 3 { equalityKeys |= PredicateProgram.keyBit(k.key) }
+        self.prefixLengths = FrozenBuffer(prefixLengths.sorted())
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }
     }

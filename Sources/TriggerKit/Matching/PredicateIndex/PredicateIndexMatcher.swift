@@ -34,6 +34,8 @@ public struct PredicateIndexMatcher: Matcher {
     let counted: FrozenBuffer<CountingIndex>
     /// The most conditions an indexed or counted run holds: room for every candidate its index can return.
     let largestCrowd: Int
+    /// The most conditions a crowd with regex literal keys holds: room for its marks (`probeLiterals`).
+    let largestLiteralCrowd: Int
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
     let ownBuckets: Int32
     let redirected: RedirectedRuns?
@@ -65,13 +67,14 @@ public struct PredicateIndexMatcher: Matcher {
         var countedBuckets: [Int] = []
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
-        var largestCrowd = 0, largestCounted = 0
+        var largestCrowd = 0, largestCounted = 0, largestLiteralCrowd = 0
         for b in 0..<buckets.bucketCount {
             let range = runs.range(of: Int32(b))
             // Classified first, built only if it prunes: building and dropping an index allocated for
             // every entry (the default set has crowds that do not prune).
-            guard range.count >= crowdThreshold,
-                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program) else {
+            var statistics = range.count >= crowdThreshold ? AccessStatistics(entries: range, of: runs.entries, program: program) : nil
+            guard statistics != nil,
+                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program, statistics: &statistics!) else {
                 if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: runs.entries) {
                     countedBuckets.append(b)  // numbered after the crowds, below
                     counted.append(CountingIndex(entries: range, of: runs.entries, program: program))
@@ -84,16 +87,18 @@ public struct PredicateIndexMatcher: Matcher {
             positions.sort()
             let sorted = positions.map { runs.entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
             for (k, e) in zip(range, sorted) { runs.entries.base[k] = e }
-            let index = CrowdIndex(entries: range, of: runs.entries, program: program)
+            let index = CrowdIndex(entries: range, of: runs.entries, program: program, statistics: &statistics!)
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
+            if index.literalKeys != 0 { largestLiteralCrowd = max(largestLiteralCrowd, range.count) }
         }
         for (k, b) in countedBuckets.enumerated() { crowdOfBucket[b] = Int32(crowds.count + k) }
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
         self.largestCrowd = max(largestCrowd, largestCounted)
+        self.largestLiteralCrowd = largestLiteralCrowd
         ownBuckets = Int32(buckets.bucketCount)
         redirected = nil
     }
@@ -108,6 +113,7 @@ public struct PredicateIndexMatcher: Matcher {
         crowds = base.crowds
         counted = base.counted
         largestCrowd = base.largestCrowd
+        largestLiteralCrowd = base.largestLiteralCrowd
         ownBuckets = base.ownBuckets
         self.redirected = redirected
     }
@@ -173,7 +179,7 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     public func makeScratch(for events: EventColumns) -> MatchScratch {
-        origin.makeScratch(program, for: events, listCapacity: largestCrowd, markCapacity: largestCounted)
+        origin.makeScratch(program, for: events, listCapacity: listCapacity, markCapacity: markCapacity)
     }
 
     public func canReuseScratch(of previous: any Matcher) -> Bool {
@@ -228,11 +234,15 @@ public struct PredicateIndexMatcher: Matcher {
         // `self` copied the whole matcher onto the stack on every call.
         let index = crowds.base + Int(crowd)
         for e in index.pointee.residual { scratch.appendListed(e) }
+        var literals = LiteralProbe()
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             let tag = events.propertyTags[p]
             let bits = events.propertyBits[p]
             let keyBit = PredicateProgram.keyBit(key)
+            if index.pointee.literalKeys & keyBit != 0, tag == ValueTag.string.rawValue {
+                probeLiterals(index, key: key, string: Int(bits), run: runs.range(of: bucket).lowerBound, events, scratch, &literals)
+            }
             if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
                let r = index.pointee.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }

@@ -1,0 +1,91 @@
+@testable import TriggerKit
+import XCTest
+
+/// `predicate-index` files each crowded condition under its most selective access, whatever the
+/// order of its clauses, and finds regexes through their required literals.
+final class AccessSelectivityTests: XCTestCase {
+    func literals(_ pattern: String) -> (prefix: String?, factors: [String]) {
+        let l = RegexLiterals(pattern: pattern)
+        return (l.prefix.map { String(decoding: $0, as: UTF8.self) }, l.factors.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    func testRequiredLiteralsOfPatterns() {
+        let cases: [(String, String?, [String])] = [
+            ("^/api/v1/R5/", "/api/v1/r5/", ["/api/v1/r5/"]),
+            ("abc", nil, ["abc"]),
+            ("ab.*CD", nil, ["ab", "cd"]),
+            ("^ab$", "ab", ["ab"]),
+            ("abc?d", nil, ["ab", "d"]),       // c may be absent
+            ("abc*d", nil, ["ab", "d"]),
+            ("abc+d", nil, ["abc", "d"]),      // c occurs, but d need not follow the first c
+            ("abc{0,2}d", nil, ["ab", "d"]),
+            ("ab*?c", nil, ["a", "c"]),
+            ("a\\.b", nil, ["a.b"]),
+            ("a[xy]b", nil, ["a", "b"]),
+            ("a[]x]b", nil, ["a", "b"]),
+            ("a\\db", nil, ["a", "b"]),
+            ("^a*b", nil, ["b"]),              // the anchored run lost its only letter
+            ("xé y", nil, ["x", " y"]),        // non-ASCII ends a run
+            ("e\u{301}x", nil, ["x"]),         // NFC makes é: no 'e' is required
+            ("(a|b)c", nil, []),
+            ("a|b", nil, []),
+            ("\\x41b", nil, []),
+            ("\\Qa.b\\E", nil, []),
+            ("[[:alpha:]]x", nil, []),
+            ("", nil, []),
+        ]
+        for (pattern, prefix, factors) in cases {
+            let got = literals(pattern)
+            XCTAssertEqual(got.prefix, prefix, pattern)
+            XCTAssertEqual(got.factors, factors, pattern)
+        }
+    }
+
+    func testFoldLowercasesOnlyASCIICapitals() {
+        let text = Array("AZaz@[`{\u{C0}Kk".utf8)
+        let folded = text.withUnsafeBufferPointer { LiteralKeys.word($0.baseAddress!, at: 0, count: 8) }
+        XCTAssertEqual(folded, text.withUnsafeBufferPointer { p in (0..<8).reduce(UInt64(0)) { $0 | UInt64(RegexLiterals.lower(p[$1])) << (8 * UInt64($1)) } })
+        XCTAssertEqual(String(decoding: withUnsafeBytes(of: folded.littleEndian) { Array($0) }, as: UTF8.self), "azaz@[`{")
+        XCTAssertTrue(Array("x\u{17F}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+        XCTAssertTrue(Array("\u{212A}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+        XCTAssertFalse(Array("é\u{C5}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+    }
+
+    /// Rules sharing `env = prod` and differing on `number` are filed under `number`; regex rules
+    /// under a literal key; each event's candidates are its matches, and the answers are reference's.
+    func testSelectiveEqualityAndLiteralsPruneToTheMatches() throws {
+        func f(_ key: String, _ type: String, _ op: String, _ value: String) -> String {
+            #"{"property":"\#(key)","type":"\#(type)","op":"\#(op)","value":\#(value)}"#
+        }
+        var triggers: [String] = []
+        for k in 0..<200 {
+            let clauses = [f("env", "string", "eq", #""prod""#), f("number", "number", "eq", "\(k)")]
+            triggers.append(#"{"id":"m\#(k)","conditions":[{"type":"custom_event","event_name":"mixed","filters":[\#(clauses.map { "[\($0)]" }.joined(separator: ","))]}]}"#)
+            let pattern = k % 2 == 0 ? "^/API/r\(k)/" : "w\(k)x.*y\(k)z"
+            triggers.append(#"{"id":"r\#(k)","conditions":[{"type":"custom_event","event_name":"paths","filters":[[\#(f("path", "string", "regex", "\"\(pattern)\""))]]}]}"#)
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        var lines: [String] = []
+        for k in 0..<200 {
+            lines.append(#"{"time":1,"type":"custom_event","name":"mixed","properties":{"env":"prod","number":\#(k)}}"#)
+            lines.append(#"{"time":1,"type":"custom_event","name":"paths","properties":{"path":"\#(k % 2 == 0 ? "/api/R\(k)/x" : "-W\(k)X-w\(k)x-Y\(k)Z")"}}"#)
+            lines.append(#"{"time":1,"type":"custom_event","name":"paths","properties":{"path":"/api/r\#(k)"}}"#)
+        }
+        for line in lines { columns.append(try EventDecoder.decode(line: Array(line.utf8))) }
+        let reference = ReferenceMatcher(set)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual((0..<index.buckets.bucketCount).filter { index.crowdOfBucket[$0] >= 0 }.count, 2, "both crowds indexed")
+        let scratch = index.makeScratch(for: columns)
+        columns.withView { view in
+            for i in 0..<view.count {
+                let before = scratch.candidates
+                index.match(i, in: view, scratch: scratch)
+                let expected = reference.match(view.event(at: i))
+                XCTAssertEqual(scratch.sortedResults, expected, lines[i])
+                XCTAssertLessThanOrEqual(scratch.candidates - before, max(expected.count, 1), lines[i])
+            }
+        }
+    }
+}
