@@ -6,8 +6,8 @@ import Workload
 /// `predicate-index` reads literals from (prefixes, factors, wildcards) and the forms it must not
 /// misread (optional atoms, classes, groups, escapes, non-ASCII), some beside a common equality. Its
 /// events carry texts that contain a trigger's literals in every case RE2 folds: capitals, `ſ` for
-/// `s`, the Kelvin sign for `k`, a combining mark that NFC composes onto a literal's letter, the
-/// literal twice, cut short, or moved off the start.
+/// `s`, the Kelvin sign for `k`, a combining mark that NFC composes onto a literal's letter, a
+/// newline (which `.` does not match), the literal twice, cut short, or moved off the start.
 extension RuleCaseGenerator {
     static let literalAlphabet = Array("aAkKsSbz09-_/ ")
 
@@ -57,7 +57,8 @@ extension RuleCaseGenerator {
     mutating func literalText() -> String {
         var text = literalTexts.isEmpty ? literalWord() : literalTexts[rng.below(literalTexts.count)]
         for _ in 0..<rng.between(0, 3) {
-            switch rng.below(9) {
+            switch rng.below(10) {
+            case 8: text.insert("\n", at: text.index(text.startIndex, offsetBy: rng.below(text.count + 1)))
             case 0: text = text.uppercased()
             case 1: text = text.replacingOccurrences(of: "s", with: "\u{17F}")
             case 2: text = text.replacingOccurrences(of: "k", with: "\u{212A}")

@@ -3,6 +3,10 @@
 /// gets the constant's id, and strings seen only in events get ids at or above `corpusCount`.
 public struct SymbolTable: Sendable {
     public private(set) var strings: [String] = []
+    /// Every string's UTF-8 bytes back to back: id `i`'s are `text[textStart[i]..<textStart[i + 1]]`.
+    /// The hot path reads a string's bytes here without retaining its `String`.
+    public private(set) var text: [UInt8] = []
+    public private(set) var textStart: [Int] = [0]
     /// Every interned string by id, under Swift's `String` equality (canonical equivalence).
     private var ids: [String: Int32] = [:]
     /// Open addressing over the bytes of ASCII strings whose id's string is byte-identical to them
@@ -32,6 +36,8 @@ public struct SymbolTable: Sendable {
         // The id's text is NFC whichever spelling came first, so a regex sees the same bytes for it
         // whatever else the set or the log holds (CanonicalText).
         strings.append(key == nil ? CanonicalText.nfc(s) : s)
+        text.append(contentsOf: strings[Int(id)].utf8)
+        textStart.append(text.count)
         ids[s] = id
         if let key { fastInsert(id, hash: key) } else { hasNonASCII = true }
         return id

@@ -6,6 +6,8 @@ public final class CompiledRegex: @unchecked Sendable {
     // RE2 objects are immutable after compilation and safe to match from many threads at once.
     package let handle: OpaquePointer
     public let pattern: String
+    /// The pattern as plain literals, when it is only that: decided without RE2 where that is exact.
+    let literal: LiteralPattern?
 
     /// Compiles `pattern` in RE2 syntax; throws RE2's reason when it cannot (a syntax error, or a
     /// construct that would need backtracking, such as a backreference or lookaround).
@@ -14,6 +16,7 @@ public final class CompiledRegex: @unchecked Sendable {
         var reason = [CChar](repeating: 0, count: 256)
         // Compiled in NFC, the spelling the text it searches is in (CanonicalText).
         var text = CanonicalText.nfc(pattern)
+        literal = LiteralPattern(nfc: Array(text.utf8))
         let compiled = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
                 trigger_bench_regex_compile($0.baseAddress, $0.count, &reason, reason.count)
@@ -33,6 +36,14 @@ public final class CompiledRegex: @unchecked Sendable {
         return text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { trigger_bench_regex_search(handle, $0.baseAddress, $0.count) != 0 }
         }
+    }
+
+    /// True when the pattern matches anywhere in the UTF-8 `text` (NFC): plain literals found directly
+    /// where that is exactly RE2's answer, RE2 otherwise. The matchers' path; `reference` asks RE2 alone.
+    @usableFromInline package func search(_ text: UnsafePointer<UInt8>?, count: Int) -> Bool {
+        if let literal, let text, let answer = literal.matches(text, count: count) { return answer }
+        return UnsafeRawPointer(text).map { trigger_bench_regex_search(handle, $0.assumingMemoryBound(to: CChar.self), count) != 0 }
+            ?? (trigger_bench_regex_search(handle, "", 0) != 0)
     }
 
     public struct InvalidPattern: Error {

@@ -192,7 +192,7 @@ extension PredicateProgram.Tables {
         case .boolNe: return bits != p.constBits
         default:
             if p.code.rawValue >= PredicateProgram.Code.regexSearch.rawValue {
-                return regexes[Int(p.aux)].search(events.strings[Int(bits)]) == (p.code == .regexSearch)
+                return search(Int(p.aux), Int(bits), events) == (p.code == .regexSearch)
             }
             let d = Double(bitPattern: bits), c = Double(bitPattern: p.constBits), t = events.times[i]
             switch p.code {
@@ -206,11 +206,18 @@ extension PredicateProgram.Tables {
         }
     }
 
+    /// The regex in `slot` searched in string `id`'s bytes.
+    @inlinable @inline(__always)
+    func search(_ slot: Int, _ id: Int, _ events: EventView) -> Bool {
+        let text = events.utf8(id)
+        return regexes[slot].search(text.start, count: text.count)
+    }
+
     /// The regex in `slot` searched in string `id`, memoised per (slot, string) in the scratch.
     @inlinable
     func regexMatches(slot: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return regexes[slot].search(events.strings[id]) }
-        if cell.pointee == 0 { cell.pointee = regexes[slot].search(events.strings[id]) ? 2 : 1 }
+        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return search(slot, id, events) }
+        if cell.pointee == 0 { cell.pointee = search(slot, id, events) ? 2 : 1 }
         return cell.pointee == 2
     }
 }

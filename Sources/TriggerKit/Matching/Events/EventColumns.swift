@@ -101,10 +101,20 @@ public struct EventColumns: Sendable {
     public func withView<R>(_ body: (EventView) throws -> R) rethrows -> R {
         try withExtendedLifetime(self) {
             try symbols.strings.withUnsafeBufferPointer { strings in
-                try body(EventView(
-                    kinds: kinds.buffer, keys: keys.buffer, actions: actions.buffer, times: times.buffer,
-                    propertyStart: propertyStart.buffer, propertyKeys: propertyKeys.buffer, propertyTags: propertyTags.buffer,
-                    propertyBits: propertyBits.buffer, strings: strings, corpusSymbolCount: corpusSymbolCount))
+                try symbols.text.withUnsafeBufferPointer { text in
+                    try symbols.textStart.withUnsafeBufferPointer { textStart in
+                        // The arena is never empty in practice; a one-byte stand-in keeps the pointer non-nil.
+                        let spare: UInt8 = 0
+                        return try withUnsafePointer(to: spare) { spare in
+                            try withUnsafePointer(to: (bytes: text.baseAddress ?? spare, start: textStart.baseAddress!, corpusSymbols: corpusSymbolCount)) { textView in
+                                try body(EventView(
+                                    kinds: kinds.buffer, keys: keys.buffer, actions: actions.buffer, times: times.buffer,
+                                    propertyStart: propertyStart.buffer, propertyKeys: propertyKeys.buffer, propertyTags: propertyTags.buffer,
+                                    propertyBits: propertyBits.buffer, strings: strings, text: textView))
+                            }
+                        }
+                    }
+                }
             }
         }
     }

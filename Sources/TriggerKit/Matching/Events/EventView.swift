@@ -12,9 +12,20 @@ public struct EventView {
     @usableFromInline package let propertyBits: UnsafeBufferPointer<UInt64>
     /// The symbol table's strings, by id.
     @usableFromInline package let strings: UnsafeBufferPointer<String>
-    @usableFromInline package let corpusSymbolCount: Int32
+    /// The same strings' UTF-8 bytes: `SymbolTable.text` and `textStart`, behind one pointer (a
+    /// bigger view was copied with `memcpy` on every protocol call of `match`).
+    /// The corpus's string count rides along: the view stays the size it was before the bytes joined it.
+    @usableFromInline package let text: UnsafePointer<(bytes: UnsafePointer<UInt8>, start: UnsafePointer<Int>, corpusSymbols: Int32)>
+    @usableFromInline package var corpusSymbolCount: Int32 { text.pointee.corpusSymbols }
 
     public var count: Int { kinds.count }
+
+    /// String `id`'s UTF-8 bytes, borrowed.
+    @inlinable @inline(__always)
+    package func utf8(_ id: Int) -> (start: UnsafePointer<UInt8>, count: Int) {
+        let from = text.pointee.start[id], to = text.pointee.start[id &+ 1]
+        return (text.pointee.bytes + from, to &- from)
+    }
 
     /// The position of property `key` of event `i` in the property columns, or -1 when absent.
     @inlinable @inline(__always)

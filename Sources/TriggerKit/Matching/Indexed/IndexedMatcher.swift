@@ -87,10 +87,10 @@ public struct IndexedMatcher: Matcher {
             let slot = regexSlots[re.pattern]!
             let found: Bool
             if let cell = scratch.regexMemoCell(slot: slot, string: id) {
-                if cell.pointee == 0 { cell.pointee = re.search(events.strings[id]) ? 2 : 1 }
+                if cell.pointee == 0 { cell.pointee = re.search(events.utf8(id).start, count: events.utf8(id).count) ? 2 : 1 }
                 found = cell.pointee == 2
             } else {
-                found = re.search(events.strings[id])
+                found = re.search(events.utf8(id).start, count: events.utf8(id).count)
             }
             return filter.op == .regex ? found : !found
         }

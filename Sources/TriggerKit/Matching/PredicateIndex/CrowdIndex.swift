@@ -44,13 +44,9 @@ struct CrowdIndex: Sendable {
     var bandAt = FlatTable<Int32>(positionsOf: [])
     var bands = FrozenBuffer<BandIndex>([])
     var residual: [Int32] = []
-    /// The conditions filed under regex literal keys, all returned when a probe cannot fold a text.
-    var literalEntries: [Int32] = []
-    /// The lengths of the literal prefixes filed, ascending; bit g of `gramLengths` for each gram length.
-    var prefixLengths = FrozenBuffer<Int32>([])
-    var gramLengths: UInt16 = 0
-    /// `PredicateProgram.keyBit` of the keys with literal keys.
+    /// `PredicateProgram.keyBit` of the keys with literal keys, and the rest of the literal index.
     var literalKeys: UInt64 = 0
+    var literals = CrowdLiterals()
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
     /// (hashing) lookup for a property whose bit is clear.
     var equalityKeys: UInt64 = 0, rangeKeys: UInt64 = 0, bandKeys: UInt64 = 0
@@ -157,6 +153,7 @@ struct CrowdIndex: Sendable {
 
     init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
          statistics: inout AccessStatistics) {
+        var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
         var eq: [EqualityKey: [Int32]] = [:]
         var prefixLengths = Set<Int32>()
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
@@ -194,7 +191,10 @@ struct CrowdIndex: Sendable {
         bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!) })
         bandAt = FlatTable(positionsOf: bandKeyList)
         for k in eq.keys where k.kind <= 3 { equalityKeys |= PredicateProgram.keyBit(k.key) }
-        self.prefixLengths = FrozenBuffer(prefixLengths.sorted())
+        if literalKeys != 0 {
+            literals = CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: FrozenBuffer(prefixLengths.sorted()), gramLengths: gramLengths,
+                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
+        }
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }
     }

@@ -90,3 +90,48 @@ enum LiteralKeys {
         return false
     }
 }
+
+/// A bit per hashed literal key of a crowd, in a few hundred kilobytes at most: a probe of a key the
+/// crowd does not hold (most positions of most texts) is answered here, in cache, before the
+/// equality table (megabytes at 100,000 rules, a cache miss per lookup) is read.
+struct LiteralFilter: Sendable {
+    let words: FrozenBuffer<UInt64>
+    let shift: UInt64
+
+    init(_ keys: [CrowdIndex.EqualityKey]) {
+        var bits = 512
+        while bits < 32 * keys.count && bits < 1 << 21 { bits *= 2 }  // 256 KB at most: stays in L2
+        shift = UInt64(64 - bits.trailingZeroBitCount)
+        var words = [UInt64](repeating: 0, count: bits / 64)
+        for k in keys {
+            let b = Self.bit(k.key, k.kind, k.bits, shift: shift)
+            words[b >> 6] |= 1 << UInt64(b & 63)
+        }
+        self.words = FrozenBuffer(words)
+    }
+
+    @inline(__always)
+    static func bit(_ key: Int32, _ kind: UInt8, _ bits: UInt64, shift: UInt64) -> Int {
+        var h = bits &* 0xD6E8_FEB8_6659_FD93 ^ UInt64(UInt32(bitPattern: key)) &<< 40 ^ UInt64(kind) &<< 32
+        h = (h ^ (h >> 32)) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: h >> shift)
+    }
+
+    @inline(__always)
+    func mayHold(_ key: Int32, _ kind: UInt8, _ bits: UInt64) -> Bool {
+        let b = Self.bit(key, kind, bits, shift: shift)
+        return words.base[b >> 6] & (1 << UInt64(b & 63)) != 0
+    }
+}
+
+/// The regex-literal side of one crowd's index (its keys are in the crowd's equality table).
+struct CrowdLiterals: Sendable {
+    /// The crowd's conditions (the marks a probe needs).
+    var conditions = 0
+    /// The conditions filed under literal keys, all returned when a probe cannot fold a text.
+    var entries: [Int32] = []
+    /// The lengths of the literal prefixes filed, ascending; bit g of `gramLengths` for each gram length.
+    var prefixLengths = FrozenBuffer<Int32>([])
+    var gramLengths: UInt16 = 0
+    var filter = LiteralFilter([])
+}

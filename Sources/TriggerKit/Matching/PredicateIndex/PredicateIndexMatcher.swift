@@ -25,8 +25,9 @@ public struct PredicateIndexMatcher: Matcher {
     /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
     package let runs: PredicateProgram.Runs
     /// Per bucket, the index in `crowds` of its run; -1 when the run is scanned; `crowds.count + k`
-    /// when it is `counted[k]`. One load decides all three, and a scanned run tests only the sign, as
-    /// before counting existed (a second test there cost every scanned event instructions).
+    /// when it is `counted[k]`; `crowds.count + counted.count + c` when it is crowd `c` with regex
+    /// literals. One load decides, and a scanned run tests only the sign, as before counting existed
+    /// (a second test there cost every scanned event instructions).
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
@@ -34,8 +35,6 @@ public struct PredicateIndexMatcher: Matcher {
     let counted: FrozenBuffer<CountingIndex>
     /// The most conditions an indexed or counted run holds: room for every candidate its index can return.
     let largestCrowd: Int
-    /// The most conditions a crowd with regex literal keys holds: room for its marks (`probeLiterals`).
-    let largestLiteralCrowd: Int
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
     let ownBuckets: Int32
     let redirected: RedirectedRuns?
@@ -67,7 +66,7 @@ public struct PredicateIndexMatcher: Matcher {
         var countedBuckets: [Int] = []
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
-        var largestCrowd = 0, largestCounted = 0, largestLiteralCrowd = 0
+        var largestCrowd = 0, largestCounted = 0
         for b in 0..<buckets.bucketCount {
             let range = runs.range(of: Int32(b))
             // Classified first, built only if it prunes: building and dropping an index allocated for
@@ -91,14 +90,16 @@ public struct PredicateIndexMatcher: Matcher {
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
-            if index.literalKeys != 0 { largestLiteralCrowd = max(largestLiteralCrowd, range.count) }
         }
         for (k, b) in countedBuckets.enumerated() { crowdOfBucket[b] = Int32(crowds.count + k) }
+        for b in crowdOfBucket.indices where crowdOfBucket[b] >= 0 && Int(crowdOfBucket[b]) < crowds.count
+            && crowds[Int(crowdOfBucket[b])].literalKeys != 0 {
+            crowdOfBucket[b] += Int32(crowds.count + counted.count)
+        }
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
         self.largestCrowd = max(largestCrowd, largestCounted)
-        self.largestLiteralCrowd = largestLiteralCrowd
         ownBuckets = Int32(buckets.bucketCount)
         redirected = nil
     }
@@ -113,7 +114,6 @@ public struct PredicateIndexMatcher: Matcher {
         crowds = base.crowds
         counted = base.counted
         largestCrowd = base.largestCrowd
-        largestLiteralCrowd = base.largestLiteralCrowd
         ownBuckets = base.ownBuckets
         self.redirected = redirected
     }
@@ -186,6 +186,13 @@ public struct PredicateIndexMatcher: Matcher {
         origin.canReuseScratch(of: previous, previousOrigin: (previous as? Self)?.origin)
     }
 
+    /// The most conditions a crowd with regex literal keys holds: room for its marks (`probeLiterals`).
+    /// Computed, like `largestCounted`: a stored property made the matcher too big to pass around
+    /// without a copy in every `match` call.
+    var largestLiteralCrowd: Int {
+        (0..<crowds.count).reduce(0) { max($0, crowds[$1].literals.conditions) }
+    }
+
     /// The most conditions a counted run holds: room for their mark words in a scratch.
     var largestCounted: Int {
         (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) }
@@ -226,23 +233,32 @@ public struct PredicateIndexMatcher: Matcher {
             return
         }
         if Int(crowd) >= crowds.count {
-            count(crowd &- Int32(crowds.count), bucket, i, events, scratch)
+            let c = crowd &- Int32(crowds.count)
+            if Int(c) < counted.count {
+                count(c, bucket, i, events, scratch)
+            } else {
+                searchLiteralCrowd(Int(c) - counted.count, bucket, i, events, scratch)
+            }
             return
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
-        // evaluated together like a scanned bucket. The closures capture only the scratch: capturing
-        // `self` copied the whole matcher onto the stack on every call.
-        let index = crowds.base + Int(crowd)
+        // evaluated together like a scanned bucket.
+        list(crowds.base + Int(crowd), i, events, scratch)
+        program.prefetchListed(runs.entries, scratch)
+        program.scanListed(runs.entries, i, events, scratch)
+    }
+
+    /// Lists the residual conditions of crowd `index` and those its probes return for event `i`.
+    /// The closures capture only the scratch: capturing `self` copied the whole matcher onto the
+    /// stack on every call.
+    @inline(__always)
+    func list(_ index: UnsafeMutablePointer<CrowdIndex>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         for e in index.pointee.residual { scratch.appendListed(e) }
-        var literals = LiteralProbe()
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             let tag = events.propertyTags[p]
             let bits = events.propertyBits[p]
             let keyBit = PredicateProgram.keyBit(key)
-            if index.pointee.literalKeys & keyBit != 0, tag == ValueTag.string.rawValue {
-                probeLiterals(index, key: key, string: Int(bits), run: runs.range(of: bucket).lowerBound, events, scratch, &literals)
-            }
             if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
                let r = index.pointee.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }
@@ -255,6 +271,15 @@ public struct PredicateIndexMatcher: Matcher {
                 (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
+    }
+
+    /// A crowd with regex literal keys (numbered past the counted ones in `crowdOfBucket`, so that
+    /// the other crowds' path holds no call it never makes: the call alone cost them instructions).
+    @inline(never)
+    func searchLiteralCrowd(_ crowd: Int, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let index = crowds.base + crowd
+        list(index, i, events, scratch)
+        probeLiterals(index, bucket, i, events, scratch)
         program.prefetchListed(runs.entries, scratch)
         program.scanListed(runs.entries, i, events, scratch)
     }
