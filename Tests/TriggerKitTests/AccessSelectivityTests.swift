@@ -58,7 +58,7 @@ final class AccessSelectivityTests: XCTestCase {
             #"{"property":"\#(key)","type":"\#(type)","op":"\#(op)","value":\#(value)}"#
         }
         var triggers: [String] = []
-        for k in 0..<200 {
+        for k in 0..<300 {
             let clauses = [f("env", "string", "eq", #""prod""#), f("number", "number", "eq", "\(k)")]
             triggers.append(#"{"id":"m\#(k)","conditions":[{"type":"custom_event","event_name":"mixed","filters":[\#(clauses.map { "[\($0)]" }.joined(separator: ","))]}]}"#)
             let pattern = k % 2 == 0 ? "^/API/r\(k)/" : "w\(k)x.*y\(k)z"
@@ -68,7 +68,7 @@ final class AccessSelectivityTests: XCTestCase {
         let vocabulary = Vocabulary(set)
         var columns = EventColumns(vocabulary: vocabulary)
         var lines: [String] = []
-        for k in 0..<200 {
+        for k in 0..<300 {
             lines.append(#"{"time":1,"type":"custom_event","name":"mixed","properties":{"env":"prod","number":\#(k)}}"#)
             lines.append(#"{"time":1,"type":"custom_event","name":"paths","properties":{"path":"\#(k % 2 == 0 ? "/api/R\(k)/x" : "-W\(k)X-w\(k)x-Y\(k)Z")"}}"#)
             lines.append(#"{"time":1,"type":"custom_event","name":"paths","properties":{"path":"/api/r\#(k)"}}"#)

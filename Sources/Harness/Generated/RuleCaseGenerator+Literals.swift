@@ -37,10 +37,11 @@ extension RuleCaseGenerator {
         }
     }
 
-    /// The crowd: 31–90 regex triggers on `s` (a third also requiring the common `m eq "prod"`, a few with
-    /// a second regex), each remembered with its text for the events.
+    /// The crowd: 256–300 regex triggers on `s` (literals are filed in crowds of 256 or more; a third
+    /// also requiring the common `m eq "prod"`, a few with a second regex), each remembered with its
+    /// text for the events.
     mutating func literalCrowd() {
-        for _ in 0..<rng.between(31, 90) {
+        for _ in 0..<rng.between(256, 300) {
             let (pattern, text) = literalPattern()
             var clauses = [[filter("s", type: "string", op: "regex", value: .string(pattern))]]
             if rng.chance(0.3) { clauses.append([filter("m", type: "string", op: "eq", value: .string("prod"))]) }

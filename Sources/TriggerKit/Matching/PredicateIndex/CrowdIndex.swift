@@ -100,7 +100,7 @@ struct CrowdIndex: Sendable {
                 if statistics.count(k) < cost { (best, cost) = (.keyed(k, literal: false), statistics.count(k)) }
                 continue
             }
-            if isIndexableRegex(p) {
+            if statistics.literalsAllowed, isIndexableRegex(p) {
                 for k in statistics.keys(of: p, program: program) where statistics.count(k) + 0.5 < cost {
                     (best, cost) = (.keyed(k, literal: true), statistics.count(k) + 0.5)
                 }
