@@ -12,9 +12,8 @@ public struct EventView {
     @usableFromInline package let propertyBits: UnsafeBufferPointer<UInt64>
     /// The symbol table's strings, by id.
     @usableFromInline package let strings: UnsafeBufferPointer<String>
-    /// The same strings' UTF-8 bytes: `SymbolTable.text` and `textStart`, behind one pointer (a
-    /// bigger view was copied with `memcpy` on every protocol call of `match`).
-    /// The corpus's string count rides along: the view stays the size it was before the bytes joined it.
+    /// The same strings' UTF-8 bytes (`SymbolTable.text` and `textStart`) and the corpus's string
+    /// count, behind one pointer: the view is passed by value to every `match`.
     @usableFromInline package let text: UnsafePointer<(bytes: UnsafePointer<UInt8>, start: UnsafePointer<Int>, corpusSymbols: Int32)>
     @usableFromInline package var corpusSymbolCount: Int32 { text.pointee.corpusSymbols }
 

@@ -25,9 +25,8 @@ public struct PredicateIndexMatcher: Matcher {
     /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
     package let runs: PredicateProgram.Runs
     /// Per bucket, the index in `crowds` of its run; -1 when the run is scanned; `crowds.count + k`
-    /// when it is `counted[k]`; `crowds.count + counted.count + c` when it is crowd `c` with regex
-    /// literals. One load decides, and a scanned run tests only the sign, as before counting existed
-    /// (a second test there cost every scanned event instructions).
+    /// when it is `counted[k]`. One load decides all three, and a scanned run tests only the sign, as
+    /// before counting existed (a second test there cost every scanned event instructions).
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
@@ -92,10 +91,6 @@ public struct PredicateIndexMatcher: Matcher {
             largestCrowd = max(largestCrowd, range.count)
         }
         for (k, b) in countedBuckets.enumerated() { crowdOfBucket[b] = Int32(crowds.count + k) }
-        for b in crowdOfBucket.indices where crowdOfBucket[b] >= 0 && Int(crowdOfBucket[b]) < crowds.count
-            && crowds[Int(crowdOfBucket[b])].literalKeys != 0 {
-            crowdOfBucket[b] += Int32(crowds.count + counted.count)
-        }
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
@@ -233,17 +228,14 @@ public struct PredicateIndexMatcher: Matcher {
             return
         }
         if Int(crowd) >= crowds.count {
-            let c = crowd &- Int32(crowds.count)
-            if Int(c) < counted.count {
-                count(c, bucket, i, events, scratch)
-            } else {
-                searchLiteralCrowd(Int(c) - counted.count, bucket, i, events, scratch)
-            }
+            count(crowd &- Int32(crowds.count), bucket, i, events, scratch)
             return
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
         // evaluated together like a scanned bucket.
-        list(crowds.base + Int(crowd), i, events, scratch)
+        let index = crowds.base + Int(crowd)
+        list(index, i, events, scratch)
+        if index.pointee.literalKeys != 0 { probeLiterals(index, bucket, i, events, scratch) }
         program.prefetchListed(runs.entries, scratch)
         program.scanListed(runs.entries, i, events, scratch)
     }
@@ -271,17 +263,6 @@ public struct PredicateIndexMatcher: Matcher {
                 (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
-    }
-
-    /// A crowd with regex literal keys (numbered past the counted ones in `crowdOfBucket`, so that
-    /// the other crowds' path holds no call it never makes: the call alone cost them instructions).
-    @inline(never)
-    func searchLiteralCrowd(_ crowd: Int, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let index = crowds.base + crowd
-        list(index, i, events, scratch)
-        probeLiterals(index, bucket, i, events, scratch)
-        program.prefetchListed(runs.entries, scratch)
-        program.scanListed(runs.entries, i, events, scratch)
     }
 
     /// A counted bucket: the conditions whose clauses the event's properties all satisfy (and those
