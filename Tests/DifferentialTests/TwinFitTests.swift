@@ -162,4 +162,26 @@ final class TwinFitTests: XCTestCase {
             }
         }
     }
+
+    /// Constants for rare filters are spread over the values of about the wanted weight, and between
+    /// two plateaus of weights the draw keeps the expected weight: the index of a twin gathers as few
+    /// filters per constant as the data's (thousands of item-id filters once shared one constant).
+    func testRareConstantsSpreadAndKeepTheirExpectedWeight() {
+        // Two plateaus, as binned string weights are: 100 ranks at 0.006, then 400 at 0.001.
+        let weights = Array(repeating: 0.006, count: 100) + Array(repeating: 0.001, count: 400)
+        var rng = DeterministicRandom(seed: 3)
+        var onPlateau = Set<Int>(), between = Set<Int>(), weight = 0.0
+        for _ in 0..<2_000 {
+            onPlateau.formUnion(TwinKey.pick(weights, for: 0.001, limit: 1, &rng))
+            let r = TwinKey.pick(weights, for: 0.002, limit: 1, &rng)
+            XCTAssertEqual(r.count, 1)
+            between.formUnion(r)
+            weight += r.map { weights[$0] }.reduce(0, +)
+        }
+        XCTAssertTrue(onPlateau.allSatisfy { $0 >= 100 } && onPlateau.count > 300, "\(onPlateau.count) constants")
+        XCTAssertGreaterThan(between.count, 300)
+        XCTAssertEqual(weight / 2_000, 0.002, accuracy: 0.0003)
+        // A mass no value is near gives none (the caller then names a value no event holds).
+        XCTAssertEqual(TwinKey.pick([0.5, 0.5], for: 0.01, limit: 1, &rng), [])
+    }
 }

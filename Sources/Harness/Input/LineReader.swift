@@ -107,12 +107,11 @@ public final class LineReader {
     public func next() throws -> Line? {
         try skipRestOfLongLine()
         var scanned = 0  // bytes after `position` known to hold no newline
-        var discarded = 0  // bytes of an over-long line already dropped
         while true {
             if let nl = buffer[(position + scanned)...].firstIndex(of: 0x0A) {
-                let length = discarded + (nl - position)
+                let length = nl - position
                 defer { position = nl + 1 }
-                if discarded > 0 || length > maxLineBytes { return .tooLong(bytes: length) }
+                if length > maxLineBytes { return .tooLong(bytes: length) }
                 var end = nl
                 if end > position, buffer[end - 1] == 0x0D { end -= 1 }
                 return .text(Array(buffer[position..<end]))
@@ -123,13 +122,13 @@ public final class LineReader {
                 // drops the rest of it.
                 position = buffer.count
                 skipping = true
-                return .tooLong(bytes: discarded + scanned)
+                return .tooLong(bytes: scanned)
             }
             if try !fill() {
-                if position == buffer.count, discarded == 0 { return nil }
-                let length = discarded + buffer.count - position
+                if position == buffer.count { return nil }
+                let length = buffer.count - position
                 defer { position = buffer.count }
-                if discarded > 0 || length > maxLineBytes { return .tooLong(bytes: length) }
+                if length > maxLineBytes { return .tooLong(bytes: length) }
                 return .text(Array(buffer[position...]))
             }
         }

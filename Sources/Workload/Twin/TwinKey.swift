@@ -17,6 +17,8 @@ struct TwinKey {
     let rankBins: [(upTo: Double, range: Range<Int>)]
     let fresh: Double
     let trueShare: Double
+    /// Distinct values the data's events carried: how widely constants no event holds are spread.
+    let distinct: Int
     /// Repeated values a string key draws from in the twin: a rank weight each (1 MiB a key at most).
     static let maxPool = 1 << 17
 
@@ -58,6 +60,7 @@ struct TwinKey {
         self.weights = weights
         rankBins = bins
         trueShare = shape.trueShare ?? 0.5
+        distinct = shape.distinct ?? 0
     }
 
     // MARK: - Values
@@ -157,9 +160,16 @@ struct TwinKey {
 
     func numberJSON(_ v: Double) -> JSONValue { v == v.rounded() && abs(v) < 9e15 ? .int(Int64(v)) : .double(v) }
 
+    /// How many different constants no event holds a twin spreads its filters over. The data's
+    /// filters that never held mostly name values no sampled event carried, each its own (item ids one
+    /// by one); one shared constant would gather them all under one index key, where the data's each
+    /// gather one.
+    var unseenSpread: Int { Swift.max(64, Swift.min(distinct, 1 << 20)) }
+
     func numberConstant(_ op: FilterOperator, _ t: Double, _ rng: inout DeterministicRandom) -> JSONValue {
         let lo = lowest.isFinite ? lowest : 0, hi = highest.isFinite ? highest : 0
-        let above = numberJSON((hi + 1).rounded(.up))
+        let spread = unseenSpread
+        func above() -> JSONValue { numberJSON((hi + 1).rounded(.up) + Double(rng.below(spread))) }
         let shares = atoms.map(\.share)
         switch op {
         case .gt, .gte, .lt, .lte:
@@ -182,12 +192,12 @@ struct TwinKey {
             return numberJSON(candidates.min { abs(holds($0) - t) < abs(holds($1) - t) }!)
         case .eq, .ne:
             let want = op == .eq ? t : 1 - t
-            if want <= 0 { return above }
+            if want <= 0 { return above() }
             if let j = Self.pick(shares, for: want, limit: 1, &rng).first { return numberJSON(atoms[j].value) }
-            return restShare > 0 ? numberJSON(restValue(rng.unit())) : above
+            return restShare > 0 ? numberJSON(restValue(rng.unit())) : above()
         case .in, .notIn:
             let chosen = Self.pick(shares, for: op == .in ? t : 1 - t, limit: 4, &rng)
-            return .array(chosen.isEmpty ? [above] : chosen.map { numberJSON(atoms[$0].value) })
+            return .array(chosen.isEmpty ? [above()] : chosen.map { numberJSON(atoms[$0].value) })
         default: return .int(0)
         }
     }
@@ -195,43 +205,62 @@ struct TwinKey {
     /// Indices into falling `weights` that together hold about `mass`, up to `limit` of them (largest
     /// first that still fit, so a small mass gets a rare value rather than none).
     static func pick(_ weights: [Double], for mass: Double, limit: Int, _ rng: inout DeterministicRandom) -> [Int] {
-        var left = mass, chosen: [Int] = []
-        while chosen.count < limit, !weights.isEmpty {
-            // The first rank whose weight is at most what is left (weights fall with rank).
+        // The first rank whose weight is at most `w` (weights fall with rank).
+        func firstAtMost(_ w: Double) -> Int {
             var lo = 0, hi = weights.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if weights[mid] > left { lo = mid + 1 } else { hi = mid }
+                if weights[mid] > w { lo = mid + 1 } else { hi = mid }
             }
-            let candidates = [lo - 1, lo].filter { $0 >= 0 && $0 < weights.count && !chosen.contains($0) }
-            guard let best = candidates.min(by: { abs(weights[$0] - left) < abs(weights[$1] - left) }),
-                  weights[best] < 2 * left else { break }
-            // Spread among ranks of nearly the same weight, so constants differ between filters.
-            var spread = best
-            while spread + 1 < weights.count, spread - best < 63, weights[spread + 1] * 1.25 >= weights[best] { spread += 1 }
-            let pick = best + rng.below(min(spread - best + 1, 64))
-            let rank = chosen.contains(pick) ? best : pick
+            return lo
+        }
+        // Ranks of about one weight: uniform among them, a draw spreads the constants of many filters
+        // over many values, as the data's were (item ids one by one), where the nearest rank alone gave
+        // thousands of filters one constant.
+        func plateau(_ w: Double) -> Range<Int> { firstAtMost(w * 1.1)..<firstAtMost(w / 1.1) }
+        var left = mass, chosen: [Int] = []
+        while chosen.count < limit, !weights.isEmpty, left > 0 {
+            var ranks = plateau(left)
+            if ranks.isEmpty {
+                // Between two plateaus: the upper with the chance that makes the expected weight `left`.
+                let lo = firstAtMost(left)
+                let upper = lo > 0 ? plateau(weights[lo - 1]) : 0..<0, lower = lo < weights.count ? plateau(weights[lo]) : 0..<0
+                if upper.isEmpty {
+                    ranks = lower
+                } else if lower.isEmpty {
+                    ranks = weights[lo - 1] < 2 * left ? upper : 0..<0
+                } else {
+                    let (high, low) = (weights[lo - 1], weights[lo])
+                    ranks = rng.chance((left - low) / (high - low)) ? upper : lower
+                }
+            }
+            var rank: Int?
+            for _ in 0..<8 where !ranks.isEmpty {
+                let r = ranks.lowerBound + rng.below(ranks.count)
+                if !chosen.contains(r) { rank = r; break }
+            }
+            guard let rank else { break }
             chosen.append(rank)
             left -= weights[rank]
-            if left <= 0 { break }
         }
         return chosen
     }
 
     func stringConstant(_ op: FilterOperator, _ t: Double, _ rng: inout DeterministicRandom) -> JSONValue {
-        let unseen = JSONValue.string("s-none")
+        let spread = unseenSpread
+        func unseen() -> JSONValue { .string("s-none-\(rng.below(spread))") }
         let equalShare = 1 - fresh
         switch op {
         case .eq, .ne:
             let want = (op == .eq ? t : 1 - t) / max(equalShare, 1e-12)
-            return Self.pick(weights, for: want, limit: 1, &rng).first.map { .string(Self.string(rank: $0)) } ?? unseen
+            return Self.pick(weights, for: want, limit: 1, &rng).first.map { .string(Self.string(rank: $0)) } ?? unseen()
         case .in, .notIn:
             let chosen = Self.pick(weights, for: (op == .in ? t : 1 - t) / max(equalShare, 1e-12), limit: 4, &rng)
-            return .array(chosen.isEmpty ? [unseen] : chosen.map { .string(Self.string(rank: $0)) })
+            return .array(chosen.isEmpty ? [unseen()] : chosen.map { .string(Self.string(rank: $0)) })
         case .regex, .notRegex:
             let chosen = Self.pick(weights, for: op == .regex ? t : 1 - t, limit: 6, &rng)
             return .string(chosen.isEmpty ? "^s-none" : "^(?:" + chosen.map { Self.string(rank: $0) }.joined(separator: "|") + ")")
-        default: return unseen
+        default: return unseen()
         }
     }
 
