@@ -43,12 +43,12 @@ final class AccessSelectivityTests: XCTestCase {
 
     func testFoldLowercasesOnlyASCIICapitals() {
         let text = Array("AZaz@[`{\u{C0}Kk".utf8)
-        let folded = text.withUnsafeBufferPointer { LiteralKeys.word($0.baseAddress!, at: 0, count: 8) }
-        XCTAssertEqual(folded, text.withUnsafeBufferPointer { p in (0..<8).reduce(UInt64(0)) { $0 | UInt64(RegexLiterals.lower(p[$1])) << (8 * UInt64($1)) } })
+        let folded = text.withUnsafeBufferPointer { ASCIIFold.word($0.baseAddress!, at: 0, count: 8) }
+        XCTAssertEqual(folded, text.withUnsafeBufferPointer { p in (0..<8).reduce(UInt64(0)) { $0 | UInt64(ASCIIFold.lower(p[$1])) << (8 * UInt64($1)) } })
         XCTAssertEqual(String(decoding: withUnsafeBytes(of: folded.littleEndian) { Array($0) }, as: UTF8.self), "azaz@[`{")
-        XCTAssertTrue(Array("x\u{17F}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
-        XCTAssertTrue(Array("\u{212A}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
-        XCTAssertFalse(Array("é\u{C5}".utf8).withUnsafeBufferPointer { LiteralKeys.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+        XCTAssertTrue(Array("x\u{17F}".utf8).withUnsafeBufferPointer { ASCIIFold.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+        XCTAssertTrue(Array("\u{212A}".utf8).withUnsafeBufferPointer { ASCIIFold.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
+        XCTAssertFalse(Array("é\u{C5}".utf8).withUnsafeBufferPointer { ASCIIFold.foldsOutsideASCII($0.baseAddress!, count: $0.count) })
     }
 
     /// Rules sharing `env = prod` and differing on `number` are filed under `number`; regex rules
@@ -85,6 +85,44 @@ final class AccessSelectivityTests: XCTestCase {
                 let expected = reference.match(view.event(at: i))
                 XCTAssertEqual(scratch.sortedResults, expected, lines[i])
                 XCTAssertLessThanOrEqual(scratch.candidates - before, max(expected.count, 1), lines[i])
+            }
+        }
+    }
+
+    /// Patterns decided without RE2 (`LiteralPattern`, word at a time) answer as RE2 does, on texts
+    /// around word boundaries, with capitals, newlines, ſ and Kelvin.
+    func testLiteralPatternsAnswerAsRE2() throws {
+        let patterns = ["abc", "^abc", "abc$", "^abc$", "ab.*cd", "^ab.*cd$", "abcdefghij", "^/api/v1/r7/", "kqzvtr.*bmwxle",
+                        "a.*b.*c", "s", "^k$", "\\.x", "hello world"]
+        let alphabet = Array("abcdkqsxABCK/.\n ſ\u{212A}é".unicodeScalars)
+        var rng = SystemRandomNumberGenerator()
+        for pattern in patterns {
+            let regex = try CompiledRegex(pattern)
+            for _ in 0..<400 {
+                var text = String.UnicodeScalarView()
+                for _ in 0..<Int.random(in: 0...20, using: &rng) { text.append(alphabet.randomElement(using: &rng)!) }
+                // Half the texts hold the pattern's literals, so matches are common.
+                var s = String(text)
+                if Bool.random(using: &rng) {
+                    let literal = pattern.replacingOccurrences(of: ".*", with: String(s.prefix(3)))
+                        .replacingOccurrences(of: "^", with: "").replacingOccurrences(of: "$", with: "").replacingOccurrences(of: "\\", with: "")
+                    s = Bool.random(using: &rng) ? literal.uppercased() + s : s + literal
+                }
+                // Events hold their strings in NFC (the Kelvin sign is then K).
+                s = s.precomposedStringWithCanonicalMapping
+                let bytes = Array(s.utf8)
+                let fast = bytes.withUnsafeBufferPointer { regex.search($0.baseAddress, count: $0.count) }
+                XCTAssertEqual(fast, regex.search(s), "\(pattern) on \(s.debugDescription)")
+            }
+        }
+        // Word loads near the end of a text read only its bytes.
+        let text: [UInt8] = Array("0123456789ABCDEF".utf8)
+        text.withUnsafeBufferPointer { t in
+            for n in 0...text.count {
+                for at in 0..<n {
+                    let expected = (at..<min(at + 8, n)).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64(ASCIIFold.lower(t[$1])) }
+                    XCTAssertEqual(ASCIIFold.word(t.baseAddress!, at: at, count: n), expected, "at \(at) of \(n)")
+                }
             }
         }
     }

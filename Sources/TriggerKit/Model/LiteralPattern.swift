@@ -6,8 +6,9 @@
 struct LiteralPattern: Sendable {
     let anchoredStart: Bool
     let anchoredEnd: Bool
-    /// Lowercased, each non-empty.
+    /// Lowercased, each non-empty, zero-padded to whole words (`ASCIIFold.equal` reads them so).
     let runs: [[UInt8]]
+    let lengths: [Int]
 
     /// The pattern's literals, or nil when it is anything more (read in NFC, as RE2 compiles it).
     init?(nfc p: [UInt8]) {
@@ -31,52 +32,43 @@ struct LiteralPattern: Sendable {
                 runs[runs.count - 1].append(p[i + 1])
                 i += 2
             } else if c >= 0x20, c < 0x7F, !"^$.[]{}()*+?|".utf8.contains(c) {
-                runs[runs.count - 1].append(RegexLiterals.lower(c))
+                runs[runs.count - 1].append(ASCIIFold.lower(c))
                 i += 1
             } else {
                 return nil
             }
         }
         guard !runs[runs.count - 1].isEmpty else { return nil }
-        self.runs = runs
+        lengths = runs.map(\.count)
+        self.runs = runs.map { $0 + [UInt8](repeating: 0, count: 8 - $0.count % 8) }
     }
 
     /// Whether the pattern matches `text`, or nil when only RE2 can say.
     func matches(_ text: UnsafePointer<UInt8>, count n: Int) -> Bool? {
-        var k = 0
-        while k < n {
-            let b = text[k]
-            if b >= 0x80, b == 0xC5 || b == 0xE2 { return nil }  // maybe ſ or K; checked no closer
-            if b == 0x0A, runs.count > 1 { return nil }
-            k &+= 1
-        }
+        if ASCIIFold.foldsOutsideASCII(text, count: n) || runs.count > 1 && ASCIIFold.hasNewline(text, count: n) { return nil }
         var at = 0
-        for (r, run) in runs.enumerated() {
-            let last = r == runs.count - 1
-            if r == 0 && anchoredStart {
-                guard Self.equal(text, at: 0, count: n, run) else { return false }
-                if last && anchoredEnd { return n == run.count }
-                at = run.count
-            } else if last && anchoredEnd {
-                return n - run.count >= at && Self.equal(text, at: n - run.count, count: n, run)
-            } else {
-                guard let found = Self.find(run, in: text, from: at, count: n) else { return false }
-                at = found + run.count
+        for r in runs.indices {
+            let m = lengths[r], last = r == runs.count - 1
+            let found = runs[r].withUnsafeBufferPointer { run -> Bool in
+                let run = run.baseAddress!
+                if r == 0 && anchoredStart {
+                    guard ASCIIFold.equal(text, at: 0, count: n, run, count: m) else { return false }
+                    at = m
+                    return !(last && anchoredEnd) || n == m
+                }
+                if last && anchoredEnd { return n - m >= at && ASCIIFold.equal(text, at: n - m, count: n, run, count: m) }
+                let first = run[0]
+                while at + m <= n {
+                    if ASCIIFold.lower(text[at]) == first, ASCIIFold.equal(text, at: at, count: n, run, count: m) {
+                        at += m
+                        return true
+                    }
+                    at += 1
+                }
+                return false
             }
+            if !found { return false }
         }
         return true
-    }
-
-    @inline(__always)
-    static func equal(_ text: UnsafePointer<UInt8>, at: Int, count n: Int, _ run: [UInt8]) -> Bool {
-        guard at >= 0, at + run.count <= n else { return false }
-        for j in run.indices where RegexLiterals.lower(text[at + j]) != run[j] { return false }
-        return true
-    }
-
-    static func find(_ run: [UInt8], in text: UnsafePointer<UInt8>, from: Int, count n: Int) -> Int? {
-        guard n - run.count >= from else { return nil }
-        for at in from...(n - run.count) where equal(text, at: at, count: n, run) { return at }
-        return nil
     }
 }

@@ -4,9 +4,8 @@
 ///   them; a probe hashes the text's first bytes once for each prefix length the crowd holds;
 /// - a gram (kind 4 + g, g = 1…8): g bytes of a required factor, as a little-endian word; a probe
 ///   reads the word at every position of the text, once for each gram length the crowd holds.
-/// Text is folded as RE2 folds case: ASCII letters lowercased. The only other code points whose case
-/// orbit holds an ASCII letter, U+017F (ſ, with s) and U+212A (Kelvin, with k), make a probe give
-/// up and return every regex it filed (`LiteralKeys.foldsOutsideASCII`).
+/// Text is folded as RE2 folds case (`ASCIIFold`); a text holding U+017F or U+212A makes a probe give
+/// up and return every regex it filed.
 enum LiteralKeys {
     static func prefixKind(_ length: Int) -> UInt8 { UInt8(15 + length) }
     /// The prefix length of a prefix kind; 0 for a gram kind.
@@ -27,67 +26,48 @@ enum LiteralKeys {
             let g = min(factor.count, maxGram)
             factor.withUnsafeBufferPointer { f in
                 for start in 0...(factor.count - g) {
-                    keys.append(CrowdIndex.EqualityKey(key: key, kind: gramKind(g), bits: word(f.baseAddress!, at: start, count: factor.count) & mask(g)))
+                    keys.append(CrowdIndex.EqualityKey(key: key, kind: gramKind(g), bits: ASCIIFold.word(f.baseAddress!, at: start, count: factor.count) & ASCIIFold.mask(g)))
                 }
             }
         }
         return keys
     }
 
-    /// The low `g` bytes of a word.
-    @inline(__always)
-    static func mask(_ g: Int) -> UInt64 { g >= 8 ? ~0 : (1 &<< UInt64(8 &* g)) &- 1 }
-
-    /// Up to 8 bytes of `text` from `at` as a little-endian word, folded (zero past the end).
-    @inline(__always)
-    static func word(_ text: UnsafePointer<UInt8>, at: Int, count n: Int) -> UInt64 {
-        var w: UInt64 = 0
-        if at &+ 8 <= n {
-            w = UInt64(littleEndian: UnsafeRawPointer(text + at).loadUnaligned(as: UInt64.self))
-        } else {
-            var k = n &- 1
-            while k >= at {
-                w = w &<< 8 | UInt64(text[k])
-                k &-= 1
-            }
-        }
-        return fold(w)
-    }
-
-    /// ASCII capitals lowercased in all eight bytes at once; other bytes unchanged.
-    @inline(__always)
-    static func fold(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        let ascii = w & ~high
-        let atLeastA = ascii &+ ones &* (0x80 - 0x41), pastZ = ascii &+ ones &* (0x80 - 0x5B)
-        let upper = atLeastA & ~pastZ & ~w & high
-        return w | upper >> 2
-    }
-
-    /// A hash of the folded first `count` bytes of `text`, their number included.
-    @inline(__always)
+    /// The hash of a literal prefix: the same as a probe's `PrefixHasher` gives for a text that starts with it.
     static func prefixHash(_ text: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        var h = UInt64(count) &* 0x9E37_79B9_7F4A_7C15
-        var at = 0
-        while at < count {
-            h = (h ^ (word(text, at: at, count: count))) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            at &+= 8
-        }
-        return h
+        var hasher = PrefixHasher(text, count: count)
+        return hasher.hash(length: count)
     }
 
-    /// Whether `text` holds U+017F or U+212A, which RE2 folds with `s` and `k`.
-    @inline(__always)
-    static func foldsOutsideASCII(_ text: UnsafePointer<UInt8>, count n: Int) -> Bool {
-        var k = 0
-        while k < n {
-            let b = text[k]
-            if b == 0xC5, k &+ 1 < n, text[k &+ 1] == 0xBF { return true }
-            if b == 0xE2, k &+ 2 < n, text[k &+ 1] == 0x84, text[k &+ 2] == 0xAA { return true }
-            k &+= 1
+    /// Hashes of a text's prefixes of rising lengths, each word folded and mixed once for them all.
+    struct PrefixHasher {
+        let text: UnsafePointer<UInt8>, n: Int
+        /// The state after the first `done` bytes (whole words).
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15, done = 0
+
+        @inline(__always)
+        init(_ text: UnsafePointer<UInt8>, count n: Int) {
+            self.text = text
+            self.n = n
         }
-        return false
+
+        @inline(__always)
+        static func mix(_ h: UInt64) -> UInt64 {
+            let m = h &* 0xBF58_476D_1CE4_E5B9
+            return m ^ m >> 31
+        }
+
+        /// The hash of the folded first `length` bytes (at most the text's, and no shorter than the last asked).
+        @inline(__always)
+        mutating func hash(length: Int) -> UInt64 {
+            while done &+ 8 <= length {
+                state = Self.mix(state ^ ASCIIFold.word(text, at: done, count: n))
+                done &+= 8
+            }
+            var h = state
+            if done < length { h = Self.mix(h ^ ASCIIFold.word(text, at: done, count: n) & ASCIIFold.mask(length &- done)) }
+            return Self.mix(h ^ UInt64(length) &* 0x9E37_79B9_7F4A_7C15)
+        }
     }
 }
 

@@ -36,24 +36,25 @@ extension PredicateIndexMatcher {
         }
         let text = events.utf8(id)
         let base = text.start, n = text.count
-        if LiteralKeys.foldsOutsideASCII(base, count: n) { return false }
+        if ASCIIFold.foldsOutsideASCII(base, count: n) { return false }
         let equality = index.pointee.equality, filter = index.pointee.literals.filter
+        var prefixes = LiteralKeys.PrefixHasher(base, count: n)
         for k in 0..<index.pointee.literals.prefixLengths.count {
             let length = Int(index.pointee.literals.prefixLengths[k])
             guard length <= n else { break }
-            let hash = LiteralKeys.prefixHash(base, count: length), kind = LiteralKeys.prefixKind(length)
+            let hash = prefixes.hash(length: length), kind = LiteralKeys.prefixKind(length)
             if filter.mayHold(key, kind, hash), let r = equality.value(key: key, kind: kind, bits: hash) { list(r) }
         }
         let grams = index.pointee.literals.gramLengths
         guard grams != 0 else { return true }
         for at in 0..<n {
-            let word = LiteralKeys.word(base, at: at, count: n)
+            let word = ASCIIFold.word(base, at: at, count: n)
             var lengths = grams
             while lengths != 0 {
                 let g = lengths.trailingZeroBitCount
                 lengths &= lengths &- 1
                 if at &+ g > n { break }
-                let kind = LiteralKeys.gramKind(g), gram = word & LiteralKeys.mask(g)
+                let kind = LiteralKeys.gramKind(g), gram = word & ASCIIFold.mask(g)
                 if filter.mayHold(key, kind, gram), let r = equality.value(key: key, kind: kind, bits: gram) { list(r) }
             }
         }

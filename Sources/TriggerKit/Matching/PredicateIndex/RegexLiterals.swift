@@ -73,7 +73,7 @@ struct RegexLiterals: Equatable {
                 flush()  // `+`: the atom stays in the run, but what follows need not touch it
             default:
                 if c >= 0x20, c < 0x7F {
-                    current.append(Self.lower(c))
+                    current.append(ASCIIFold.lower(c))
                     lastWasLiteral = true
                 } else {
                     flush()  // non-ASCII or a control byte: ends the run (continuation bytes too)
@@ -95,7 +95,4 @@ struct RegexLiterals: Equatable {
         c > 0x20 && c < 0x7F && !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
             && !(c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) && !(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
     }
-
-    @inline(__always)
-    static func lower(_ c: UInt8) -> UInt8 { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c }
 }
