@@ -1,10 +1,10 @@
 extension PredicateIndexMatcher {
     /// Lists the literal-filed conditions of crowd `index` (of `bucket`) that event `i`'s strings hold,
     /// each once: a mark per condition (numbered within the bucket's run) records the listed ones.
-    /// Out of line: only crowds with regex literals come here.
+    /// `run`: the first entry of the bucket's run. Out of line, and static: only crowds with regex
+    /// literals come here, and a method of the matcher made every `match` copy the matcher.
     @inline(never)
-    func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let run = runs.range(of: bucket).lowerBound
+    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, run: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let marks = scratch.beginMarking(conditions: index.pointee.literals.conditions)
         let stamp = UInt64(scratch.markStamp) << 32
         @inline(__always) func listOnce(_ e: Int32) {
@@ -29,7 +29,7 @@ extension PredicateIndexMatcher {
     /// string `id` of property `key` holds: the prefixes of the text, then every gram at every
     /// position. False, listing nothing, for a text RE2 would fold outside ASCII.
     @inline(__always)
-    func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, key: Int32, string id: Int, _ events: EventView,
+    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, key: Int32, string id: Int, _ events: EventView,
                        _ listOnce: (Int32) -> Void) -> Bool {
         @inline(__always) func list(_ r: CrowdIndex.PoolRange) {
             for k in Int(r.start)..<Int(r.end) { listOnce(index.pointee.equalityEntries[k]) }

@@ -235,7 +235,7 @@ public struct PredicateIndexMatcher: Matcher {
         // evaluated together like a scanned bucket.
         let index = crowds.base + Int(crowd)
         list(index, i, events, scratch)
-        if index.pointee.literalKeys != 0 { probeLiterals(index, bucket, i, events, scratch) }
+        if index.pointee.literalKeys != 0 { Self.probeLiterals(index, run: runs.range(of: bucket).lowerBound, i, events, scratch) }
         program.prefetchListed(runs.entries, scratch)
         program.scanListed(runs.entries, i, events, scratch)
     }
