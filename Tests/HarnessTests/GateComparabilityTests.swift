@@ -76,4 +76,27 @@ final class GateComparabilityTests: XCTestCase {
                                       current: report([strategyResult()], plugin: "bbbbbbbbbbbbbbbb"), options: .init())
         XCTAssertEqual(result.notes, ["plugin mine is another build (sha256 aaaaaaaaaaaa… in the baseline, bbbbbbbbbbbb… now): the change under test"])
     }
+
+    /// A generated workload is identified by its spec's content, not its name: two specs named alike
+    /// with the same seed and counts (a twin with its time moved, a preset with another `zipf`) are
+    /// different workloads, refused (exit 2); the same spec is compared.
+    func testSpecsThatShareANameButDifferAreRefused() throws {
+        let tiny = try WorkloadSpec.load("tiny")
+        var other = tiny
+        other.zipf += 0.1
+        func run(_ spec: WorkloadSpec) -> RunReport {
+            var r = report([strategyResult()])
+            r.workload = .init(spec, events: 100)
+            return r
+        }
+        XCTAssertEqual(run(tiny).workload.specSha256, run(tiny).workload.specSha256)
+        let text = try XCTUnwrap(refusal(run(tiny), run(other)))
+        XCTAssertTrue(text.hasPrefix("the results replay different workloads: both are tiny seed 7, but their specs differ"), text)
+        XCTAssertNil(refusal(run(tiny), run(tiny)))
+        // A baseline written before spec digests is compared by name, with a note.
+        var old = report([strategyResult()])
+        old.workload = .init(name: "tiny", seed: 7, events: 100, triggers: run(tiny).workload.triggers)
+        let result = try Gate.compare(baseline: old, current: run(tiny), options: .init())
+        XCTAssertEqual(result.notes, ["the baseline results predate workload spec digests: the workloads are compared by name, seed and counts only"])
+    }
 }

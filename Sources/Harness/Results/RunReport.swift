@@ -11,13 +11,18 @@ public struct RunReport: Codable, Sendable {
         public var triggers: Int
         /// The user's files the run replayed (`--corpus`, `--event-log`); nil for a generated workload.
         public var data: ReplayedFiles?
+        /// A generated workload's identity: SHA-256 of its spec as replayed (`WorkloadSpec.json`, every
+        /// key and default, the run's event count), so two specs that share a name and seed are told
+        /// apart. Nil for your own files and in results written before it.
+        public var specSha256: String?
 
-        public init(name: String, seed: UInt64, events: Int, triggers: Int, data: ReplayedFiles? = nil) {
+        public init(name: String, seed: UInt64, events: Int, triggers: Int, data: ReplayedFiles? = nil, specSha256: String? = nil) {
             self.name = name
             self.seed = seed
             self.events = events
             self.triggers = triggers
             self.data = data
+            self.specSha256 = specSha256
         }
 
         init(_ spec: WorkloadSpec, events: Int) {
@@ -25,6 +30,9 @@ public struct RunReport: Codable, Sendable {
             seed = spec.seed
             self.events = events
             triggers = spec.triggers + spec.crowdedTriggers
+            var replayed = spec
+            replayed.events = events
+            specSha256 = SHA256.hex(of: Array(replayed.json.serialized.utf8))
         }
     }
 

@@ -119,6 +119,12 @@ public enum Gate {
         guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
             throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
         }
+        if let bs = bw.specSha256, let cs = cw.specSha256, bs != cs {
+            throw Refusal(description: "the results replay different workloads: both are \(bw.name) seed \(bw.seed), but their specs differ (sha256 \(bs.prefix(12))… in the baseline, \(cs.prefix(12))… now); rerun with the baseline's spec")
+        }
+        if (bw.specSha256 == nil) != (cw.specSha256 == nil), bw.data == nil, cw.data == nil {
+            notes.append("the \(bw.specSha256 == nil ? "baseline" : "current") results predate workload spec digests: the workloads are compared by name, seed and counts only")
+        }
         let be = b.environment, ce = c.environment
         var fields: [(String, String, String)] = [
             ("build", b.build, c.build), ("swift", be.swift, ce.swift), ("jemalloc", be.jemalloc ?? "none", ce.jemalloc ?? "none"),
