@@ -147,6 +147,12 @@ final class TwinFitTests: XCTestCase {
         let cases: [(String, String, String)] = [
             ("\"fittedTriggers\":150", "\"fittedTriggers\":0", "shape.fittedTriggers"),
             ("\"fittedTriggers\":150", "\"fittedTriggers\":\"x\"", "shape.fittedTriggers"),
+            // Valid JSON that an integer field cannot hold: the path and "integer", never "not valid JSON".
+            ("\"fittedTriggers\":150", "\"fittedTriggers\":1.5", "shape.fittedTriggers: expected an integer, found 1.5"),
+            ("\"fittedTriggers\":150", "\"fittedTriggers\":1e300", "shape.fittedTriggers: expected an integer"),
+            ("\"heavy\":[{\"conditions\":", "\"heavy\":[{\"conditions\":2.5e0,\"share\":0},{\"conditions\":", "shape.campaigns.bins[1].heavy[0].conditions: expected an integer, found 2.5"),
+            // Past such a number, another fault is named with its path.
+            ("\"heavy\":[{\"conditions\":", "\"heavy\":[{\"conditions\":2.5e0},{\"conditions\":", "shape.names.bins[2].heavy[0].share: missing key"),
             ("\"fittedTriggers\":150", "\"fittedTriggers\":150,\"fitedTriggers\":3", "shape.fitedTriggers"),
             ("\"sessionConditions\":", "\"sessionConditions\":9223372036854775807,\"x\":", "shape.x"),
             // Weights that would overflow a sum are refused before anything adds them.

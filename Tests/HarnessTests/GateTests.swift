@@ -66,4 +66,14 @@ final class GateTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("environment"), "\(error)")
         }
     }
+
+    /// Valid JSON an integer field cannot hold is named by its path, not called invalid JSON.
+    func testAFractionInAnIntegerFieldNamesItsPath() throws {
+        var text = String(decoding: try report([strategyResult()]).json(), as: UTF8.self)
+        let triggers = try XCTUnwrap(text.range(of: #""triggers" : 10"#))
+        text.replaceSubrange(triggers, with: #""triggers" : 1.5"#)
+        XCTAssertThrowsError(try RunReport.decode(Array(text.utf8), file: "r.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("r.json: workload.triggers: expected an integer, found 1.5"), "\(error)")
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TriggerKit
+import Workload
 
 extension RunReport {
     /// The largest results file read: a run of every strategy, thread count and publication mode with
@@ -36,7 +37,13 @@ extension RunReport {
                 }
             }
             return report
-        } catch let error as DecodingError {
+        } catch var error as DecodingError {
+            // A number an integer field cannot hold (Foundation: "not valid JSON", no path).
+            if let other = MisfitNumbers.error(json, as: RunReport.self, decoder: decoder) {
+                error = other
+            } else if let misfit = MisfitNumbers.first(json, as: RunReport.self, decoder: decoder, root: "") {
+                throw InputError(file: path, path: misfit.path, reason: "expected an integer, found \(misfit.found)")
+            }
             let (codingPath, reason): ([CodingKey], String) = switch error {
             case .keyNotFound(let key, let c): (c.codingPath + [key], "missing")
             case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c): (c.codingPath, c.debugDescription)

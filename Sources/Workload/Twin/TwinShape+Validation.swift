@@ -8,7 +8,15 @@ extension TwinShape {
         let shape: TwinShape
         do {
             shape = try JSONDecoder().decode(TwinShape.self, from: Data(value.serialized.utf8))
-        } catch let error as DecodingError {
+        } catch var error as DecodingError {
+            // Foundation calls a number an integer field cannot hold invalid JSON, without a path: with
+            // whole-number stand-ins for the fractions, what else is wrong shows with its path, and
+            // if nothing is, the search names the number.
+            if let other = MisfitNumbers.error(value, as: TwinShape.self, decoder: JSONDecoder()) {
+                error = other
+            } else if let misfit = MisfitNumbers.first(value, as: TwinShape.self, decoder: JSONDecoder(), root: "shape") {
+                throw InputError(file: file, path: misfit.path, reason: "expected an integer, found \(misfit.found)")
+            }
             throw InputError(file: file, path: "shape" + Self.path(of: error), reason: Self.reason(of: error))
         }
         // The decoder skips keys it does not know; a misspelt key must not quietly change the twin.
