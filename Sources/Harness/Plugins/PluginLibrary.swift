@@ -33,6 +33,8 @@ public final class PluginLibrary: @unchecked Sendable {
         Self.strategyPrefix + name + (options.isEmpty ? "" : "[" + options.map { "\($0.key)=\(PrintableText.escaped($0.value))" }.joined(separator: ",") + "]")
     }
 
+    static let maxOptionKey = 64, maxOptionValue = 256
+
     /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (so a plugin's path holds no comma;
     /// scripts/build-plugin refuses to write one).
     public convenience init(argument: String) throws {
@@ -43,7 +45,19 @@ public final class PluginLibrary: @unchecked Sendable {
             guard let eq = part.firstIndex(of: "="), eq != part.startIndex else {
                 throw InputError(file: path, path: "--plugin", reason: "option \"\(PrintableText.escaped(part))\" is not key=value; write --plugin PATH,key=value,key2=value2")
             }
-            options.append(Option(key: String(part[..<eq]), value: String(part[part.index(after: eq)...])))
+            let key = String(part[..<eq]), value = String(part[part.index(after: eq)...])
+            // The key names the row (`plugin:NAME[k=v]`): a space, a bracket or a second value for one
+            // key would make a row a reader cannot tell apart or a plugin cannot read one way.
+            guard key.utf8.count <= Self.maxOptionKey, key.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "_-.".unicodeScalars.contains($0)) }) else {
+                throw InputError(file: path, path: "--plugin", reason: "option key \"\(PrintableText.escaped(key))\" must be up to \(Self.maxOptionKey) letters, digits, '_', '-' or '.' (no spaces); write --plugin PATH,key=value")
+            }
+            guard value.utf8.count <= Self.maxOptionValue else {
+                throw InputError(file: path, path: "--plugin", reason: "option \(key) has a value of \(value.utf8.count) bytes; at most \(Self.maxOptionValue) (it names the row)")
+            }
+            if options.contains(where: { $0.key == key }) {
+                throw InputError(file: path, path: "--plugin", reason: "option \(key) is given twice; give each key once")
+            }
+            options.append(Option(key: key, value: value))
         }
         try self.init(path: path, options: options)
     }
