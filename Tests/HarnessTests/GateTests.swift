@@ -76,4 +76,12 @@ final class GateTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("r.json: workload.triggers: expected an integer, found 1.5"), "\(error)")
         }
     }
+
+    /// A sweep file given where a results file goes is named as one, not judged by its figures.
+    func testASweepFileIsNamedAsOne() {
+        let sweep = #"{"schema":"trigger-bench-sweep/1","fits":{"triggers":{"floor":{"exponent":-1.7}}}}"#
+        XCTAssertThrowsError(try RunReport.decode(Array(sweep.utf8), file: "s.json")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("s.json: schema: this is a sweep file (bench sweep --json); expected a results file"), "\(error)")
+        }
+    }
 }

@@ -20,6 +20,12 @@ extension RunReport {
         do { json = try JSONParser.parse(bytes) } catch {
             throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }
+        // Another kind of bench file is named as such, before its figures are judged as a run's.
+        if case .object(let members) = json, let schema = members.first(where: { $0.key == "schema" })?.value,
+           case .string(let name) = schema, !readableSchemas.contains(name) {
+            let what = name.hasPrefix("trigger-bench-sweep/") ? "a sweep file (bench sweep --json)" : "\"\(PrintableText.escaped(name))\""
+            throw InputError(file: path, path: "schema", reason: "this is \(what); expected a results file (bench run --json: \(readableSchemas.map { "\"\($0)\"" }.joined(separator: " or ")))")
+        }
         if let (at, value) = firstNegativeNumber(json, at: "") {
             throw InputError(file: path, path: at, reason: "\(value) is \(value.hasPrefix("-") ? "negative" : "beyond 10^15"); a results file holds counts, times and ratios, all zero or more and far below that")
         }
