@@ -1,7 +1,8 @@
 /// How a crowd files regexes by their required literals (`RegexLiterals`) in its equality table, and
 /// how a probe finds them in an event's string. Two kinds of key, beside the equality kinds 0–3:
 /// - a required prefix of L bytes (kind 15 + L, L = 1…64, longer prefixes cut to 64): a hash of
-///   them; a probe hashes the text's first bytes once for each prefix length the crowd holds;
+///   them; a probe hashes the text's words once, rolling, for all the prefix lengths the crowd holds
+///   (`PrefixHasher`);
 /// - a gram (kind 4 + g, g = 1…8): g bytes of a required factor, as a little-endian word; a probe
 ///   reads the word at every position of the text, once for each gram length the crowd holds.
 /// Text is folded as RE2 folds case (`ASCIIFold`); a text holding U+017F or U+212A makes a probe give
