@@ -6,8 +6,8 @@ import TriggerKit
 enum Subprocess {
     /// Runs a tool to completion; returns its standard output, or throws with its standard error.
     @discardableResult
-    /// `failure`: the error for an exit status and the child's last error lines, where a caller gives
-    /// a status its own meaning (nil: the default one-line `InputError`).
+    /// `failure`: the error for an exit status (not a signal) and the child's last error lines, where a
+    /// caller gives a status its own meaning (nil: the default one-line `InputError`).
     static func run(_ tool: String, _ arguments: [String], what: String,
                     failure: (Int32, String) -> (any Error)? = { _, _ in nil }) throws -> String {
         let process = Process()
@@ -36,7 +36,8 @@ enum Subprocess {
             let lines = stderr.split(separator: "\n")
             let own = lines.filter { !$0.hasPrefix("==") }
             let tail = (own.isEmpty ? lines : own).suffix(3).map { $0.replacingOccurrences(of: "bench: error: ", with: "") }.joined(separator: " / ")
-            if let error = failure(process.terminationStatus, PrintableText.escaped(tail)) { throw error }
+            // A status the caller gives meaning to is an exit's: a child killed by SIGHUP also reports 1.
+            if process.terminationReason == .exit, let error = failure(process.terminationStatus, PrintableText.escaped(tail)) { throw error }
             throw InputError(file: tool, path: "", reason: "\(what) exited with \(process.terminationStatus): \(PrintableText.escaped(tail))")
         }
         return stdout

@@ -138,9 +138,10 @@ extension BuildComparison {
                 try Subprocess.run(run.executable, ["run"] + input + run.extra + ["--strategies", strategies.joined(separator: ","),
                                                    "--events", String(events), "--repetitions", String(repetitions), "--json", out],
                                    what: "\(run.label) run") { status, tail in
-                    // `bench run` exits 1 only when its strategies (here the plugin against a built-in
-                    // one) matched differently: the builds match differently, as a checksum difference.
-                    status == 1 ? ChecksumMismatch(description: "\(run.label) matched differently from the built-in strategies in its own run: \(tail)") : nil
+                    // `bench run` exits 1 when its matches are not to be trusted: its strategies (here the
+                    // plugin against a built-in one) matched differently, or a plugin broke its ABI. The
+                    // builds do not match alike, as with a checksum difference.
+                    status == 1 ? ChecksumMismatch(description: "\(run.label) did not match as the built-in strategies in its own run: \(tail)") : nil
                 }
                 reports[k].append(try RunReport.load(out))
             }
