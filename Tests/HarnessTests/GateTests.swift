@@ -84,4 +84,12 @@ final class GateTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("s.json: schema: this is a sweep file (bench sweep --json); expected a results file"), "\(error)")
         }
     }
+
+    /// A spec's seed may be any integer it takes; a results file of such a run reads back.
+    func testALargeSeedReadsBack() throws {
+        var r = report([strategyResult()])
+        r.workload.seed = UInt64(Int64.max)
+        let back = try RunReport.decode(Array(try r.json()), file: "r.json")
+        XCTAssertEqual(back.workload.seed, UInt64(Int64.max))
+    }
 }
