@@ -34,16 +34,9 @@ public enum MisfitNumbers {
     /// search: with stand-ins for all but a prefix of the numbers, `value` decodes only while that
     /// prefix holds no misfit.
     public static func first<T: Decodable>(_ value: JSONValue, as type: T.Type, decoder: JSONDecoder, root: String) -> (path: String, found: String)? {
-        var doubles: [(path: String, found: String)] = []
-        func collect(_ v: JSONValue, _ path: String) {
-            switch v {
-            case .double(let d): doubles.append((path, "\(d)"))
-            case .array(let items): for (i, x) in items.enumerated() { collect(x, "\(path)[\(i)]") }
-            case .object(let members): for m in members { collect(m.value, path.isEmpty ? m.key : "\(path).\(m.key)") }
-            default: break
-            }
+        let doubles: [(path: String, found: String)] = value.numbers(under: root).compactMap {
+            if case .double(let d) = $0.value { return ($0.path, "\(d)") } else { return nil }
         }
-        collect(value, root)
         guard !doubles.isEmpty, error(value, as: type, decoder: decoder) == nil else { return nil }
         var lo = 0, hi = doubles.count
         while lo < hi {
@@ -51,5 +44,23 @@ public enum MisfitNumbers {
             if error(value, as: type, decoder: decoder, keeping: mid + 1) == nil { lo = mid + 1 } else { hi = mid }
         }
         return lo < doubles.count ? doubles[lo] : nil
+    }
+}
+
+extension JSONValue {
+    /// Every number in this value, in document order, with its path below `root` (`a.b[2].c`; a key
+    /// at an empty root has no leading dot).
+    public func numbers(under root: String) -> [(path: String, value: JSONValue)] {
+        var out: [(path: String, value: JSONValue)] = []
+        func walk(_ v: JSONValue, _ path: String) {
+            switch v {
+            case .int, .double: out.append((path, v))
+            case .array(let items): for (i, x) in items.enumerated() { walk(x, "\(path)[\(i)]") }
+            case .object(let members): for m in members { walk(m.value, path.isEmpty ? m.key : "\(path).\(m.key)") }
+            default: break
+            }
+        }
+        walk(self, root)
+        return out
     }
 }

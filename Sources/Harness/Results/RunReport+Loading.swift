@@ -62,20 +62,14 @@ extension RunReport {
 
     /// The path and value of the first negative number in `json` (the parser already refuses non-finite ones).
     static func firstNegativeNumber(_ json: JSONValue, at path: String) -> (String, String)? {
-        switch json {
-        // Also refused: numbers no figure comes near (a charted 1.7e308 overflows its axis to inf).
-        // A seed is any integer a spec takes (up to Int64's largest), not a figure.
-        case .int(let i) where i < 0 || i > 1_000_000_000_000_000 && path != "workload.seed": return (path, String(i))
-        case .double(let d) where d < 0 || d > 1e15: return (path, String(d))
-        case .array(let items):
-            for (k, item) in items.enumerated() {
-                if let found = firstNegativeNumber(item, at: "\(path)[\(k)]") { return found }
+        for (at, value) in json.numbers(under: path) {
+            switch value {
+            // Also refused: numbers no figure comes near (a charted 1.7e308 overflows its axis to inf).
+            // A seed is any integer a spec takes (up to Int64's largest), not a figure.
+            case .int(let i) where i < 0 || i > 1_000_000_000_000_000 && at != "workload.seed": return (at, String(i))
+            case .double(let d) where d < 0 || d > 1e15: return (at, String(d))
+            default: continue
             }
-        case .object(let members):
-            for m in members {
-                if let found = firstNegativeNumber(m.value, at: path.isEmpty ? m.key : "\(path).\(m.key)") { return found }
-            }
-        default: break
         }
         return nil
     }
