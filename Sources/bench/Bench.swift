@@ -17,6 +17,8 @@ struct Bench: ParsableCommand {
 enum Exit {
     static let regression: Int32 = 1
     static let badInput: Int32 = 2
+    /// `bench ab --fail-if-slower` could not tell within its time budget: neither a pass nor a regression.
+    static let inconclusive: Int32 = 3
 }
 
 /// Entry point: maps errors to the exit codes (usage and input errors are 2, not ArgumentParser's 64),

@@ -4,15 +4,18 @@ import TriggerKit
 import Workload
 import XCTest
 
+/// A run report with compiled's and floor's ns/event per repetition.
+func comparisonRun(_ compiled: [Double], _ floor: [Double], checksum: UInt64 = 0xabc) -> RunReport {
+    var c = strategyResult("compiled", checksum: checksum, samples: compiled)
+    c.timing.nsPerEvent.mean = compiled.reduce(0, +) / Double(compiled.count)
+    var f = strategyResult("floor", checksum: 0, samples: floor)
+    f.timing.nsPerEvent.mean = floor.reduce(0, +) / Double(floor.count)
+    return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: "k", swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+                     workload: .init(name: "w", seed: 1, events: 100, triggers: 10), results: [c, f])
+}
+
 final class BuildComparisonTests: XCTestCase {
-    func run(_ compiled: [Double], _ floor: [Double], checksum: UInt64 = 0xabc) -> RunReport {
-        var c = strategyResult("compiled", checksum: checksum, samples: compiled)
-        c.timing.nsPerEvent.mean = compiled.reduce(0, +) / Double(compiled.count)
-        var f = strategyResult("floor", checksum: 0, samples: floor)
-        f.timing.nsPerEvent.mean = floor.reduce(0, +) / Double(floor.count)
-        return RunReport(build: "release", environment: Environment(cpu: "c", cores: 2, kernel: "k", swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
-                         workload: .init(name: "w", seed: 1, events: 100, triggers: 10), results: [c, f])
-    }
+    func run(_ compiled: [Double], _ floor: [Double], checksum: UInt64 = 0xabc) -> RunReport { comparisonRun(compiled, floor, checksum: checksum) }
 
     func testRunsOfABuildArePooledAndRatiosPairedWithinARepetition() throws {
         let comparison = try BuildComparison(reports: [
@@ -42,6 +45,19 @@ final class BuildComparisonTests: XCTestCase {
             (build: "a", runs: [run([30, 32, 31], [10, 10, 10])]), (build: "b", runs: [run([31, 30, 32], [10, 10, 10])]),
         ], baseline: "floor")
         XCTAssertTrue(try XCTUnwrap(same.changeLines(baseline: "floor").first).hasSuffix("includes 1: no difference shown"))
+    }
+
+    func testRunsThatDifferAmongThemselvesWidenTheInterval() throws {
+        // Each run steady within itself, the runs several percent apart (as processes of one binary are
+        // here): three runs per build cannot show a 3.5 % change, however many repetitions each has.
+        let steady = { (ratio: Double) in comparisonRun(Array(repeating: ratio * 10, count: 8).enumerated().map { $0.element + 0.001 * Double($0.offset) }, Array(repeating: 10, count: 8)) }
+        let comparison = try BuildComparison(reports: [
+            (build: "a", runs: [steady(2.78), steady(2.84), steady(2.95)]), (build: "b", runs: [steady(2.94), steady(2.86), steady(3.02)]),
+        ], baseline: "floor")
+        let change = try XCTUnwrap(comparison.changes(baseline: "floor").first)
+        XCTAssertGreaterThan(change.ratio, 1.03)
+        XCTAssertLessThanOrEqual(change.interval[0], 1, "\(change.interval)")
+        XCTAssertNotEqual(change.verdict(minimumEffect: 0.03, tolerance: 0.05), .slower)
     }
 
     func testBuildsThatMatchDifferentlyAreRefused() {

@@ -16,14 +16,25 @@ public enum Bootstrap {
         }
     }
 
-    /// The 95 % interval of statistic(b) / statistic(a), resampling the two unpaired samples (two builds'
-    /// runs) independently; nil when either has fewer than two samples.
-    public static func ratioInterval(_ a: [Double], _ b: [Double], statistic: ([Double]) -> Double) -> [Double]? {
-        guard a.count >= 2, b.count >= 2 else { return nil }
-        var drawA = a, drawB = b
+    /// The 95 % interval of statistic(b) / statistic(a) for two builds' runs, each a list of repetitions.
+    /// Two-stage: a resample draws runs with replacement, then repetitions within each drawn run. Runs
+    /// are the independent unit: repetitions of one process share its layout and the host's minute, and
+    /// whole runs of one binary differ by several percent; resampling repetitions alone would give an
+    /// interval as narrow as if that never happened. nil when either build has fewer than two samples.
+    public static func ratioInterval(_ a: [[Double]], _ b: [[Double]], statistic: ([Double]) -> Double) -> [Double]? {
+        let a = a.filter { !$0.isEmpty }, b = b.filter { !$0.isEmpty }
+        guard a.joined().count >= 2, b.joined().count >= 2 else { return nil }
+        var drawA: [Double] = [], drawB: [Double] = []
+        func draw(_ runs: [[Double]], into out: inout [Double], _ rng: inout DeterministicRandom) {
+            out.removeAll(keepingCapacity: true)
+            for _ in runs.indices {
+                let run = runs[rng.below(runs.count)]
+                for _ in run.indices { out.append(run[rng.below(run.count)]) }
+            }
+        }
         return percentiles { rng in
-            for k in drawA.indices { drawA[k] = a[rng.below(a.count)] }
-            for k in drawB.indices { drawB[k] = b[rng.below(b.count)] }
+            draw(a, into: &drawA, &rng)
+            draw(b, into: &drawB, &rng)
             return statistic(drawB) / statistic(drawA)
         }
     }

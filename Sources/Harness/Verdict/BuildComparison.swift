@@ -19,8 +19,8 @@ public struct BuildComparison: Sendable {
         /// `bestNs` over the baseline strategy's `bestNs` (the least disturbed figure of each).
         public var bestRatio: Double?
         public var samples: Int
-        /// The per-repetition ratios `medianRatio` is the median of.
-        public var ratios: [Double] = []
+        /// The per-repetition ratios `medianRatio` is the median of, one list per run.
+        public var ratios: [[Double]] = []
     }
 
     public var rows: [Row] = []
@@ -32,7 +32,7 @@ public struct BuildComparison: Sendable {
         var checksums: [String: (build: String, checksum: MatchChecksum)] = [:]
         for (build, runs) in reports {
             var samples: [String: [Double]] = [:]
-            var ratios: [String: [Double]] = [:]
+            var ratios: [String: [[Double]]] = [:]
             var order: [String] = []
             for run in runs {
                 let rows = run.results.filter(\.key.isPlain)
@@ -46,7 +46,7 @@ public struct BuildComparison: Sendable {
                     }
                     if samples[r.strategy] == nil { order.append(r.strategy) }
                     samples[r.strategy, default: []] += r.timing.nsPerEventSamples ?? [r.timing.nsPerEvent.mean]
-                    if r.strategy != baseline, let base { ratios[r.strategy, default: []] += ResultRows.pairedRatios(r.timing, base.timing) }
+                    if r.strategy != baseline, let base { ratios[r.strategy, default: []].append(ResultRows.pairedRatios(r.timing, base.timing)) }
                 }
             }
             let bestBase = samples[baseline]?.min()
@@ -54,7 +54,7 @@ public struct BuildComparison: Sendable {
                 let s = samples[strategy]!
                 let best = s.min()!
                 rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: MannWhitney.median(s),
-                                medianRatio: ratios[strategy].map { MannWhitney.median($0) },
+                                medianRatio: ratios[strategy].map { MannWhitney.median(Array($0.joined())) },
                                 bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count,
                                 ratios: ratios[strategy] ?? []))
             }
@@ -80,7 +80,7 @@ public struct BuildComparison: Sendable {
     }
 
     /// Each later build's change against the first, per strategy: the ratio (of ratios to the baseline
-    /// strategy) and its bootstrap 95 % interval.
+    /// strategy) and its bootstrap 95 % interval (runs resampled, then repetitions within each).
     public struct Change: Sendable {
         public var strategy: String
         public var build: String
@@ -90,6 +90,18 @@ public struct BuildComparison: Sendable {
         /// The decision `bench ab --fail-if-slower` takes: slower when the whole interval lies above 1
         /// and the ratio is at least 1 + `minimumEffect` (calibrated by scripts/calibrate-ab).
         public func isSlower(minimumEffect: Double) -> Bool { interval[0] > 1 && ratio >= 1 + minimumEffect }
+
+        /// Slower (as `isSlower`); not slower when the whole interval lies below 1 + `tolerance`, so a
+        /// slowdown that large is ruled out; otherwise undecided: the interval is too wide for either,
+        /// and only more rounds can tell. Never "not slower" from an interval like [0.52, 1.43].
+        public func verdict(minimumEffect: Double, tolerance: Double) -> Verdict {
+            if isSlower(minimumEffect: minimumEffect) { return .slower }
+            return interval[1] < 1 + tolerance ? .notSlower : .undecided
+        }
+    }
+
+    public enum Verdict: String, Sendable, Codable {
+        case slower, notSlower = "not-slower", undecided
     }
 
     public func changes(baseline: String) -> [Change] {
@@ -118,26 +130,38 @@ public struct BuildComparison: Sendable {
 }
 
 extension BuildComparison {
-    /// Runs `path run --workload W (or --corpus C --event-log E) --strategies … --events … --repetitions … --json F` for each build in
-    /// turn, `rounds` times (A B A B …), and pools the reports per build. A build given as a relative or
-    /// absolute path to a `bench` executable; the names shown are the paths as given.
-    /// `plugins`: compare plugin files instead: each is one "build", run by the first executable with `--plugin`
-    /// (and `--no-plugin-check`: the caller checks each plugin once, not every round).
-    public static func measure(builds: [String], plugins: [String] = [], input: [String], strategies: [String], events: Int, repetitions: Int,
-                               rounds: Int, baseline: String, progress: (String) -> Void = { _ in }) throws -> BuildComparison {
-        let runs: [(label: String, executable: String, extra: [String])] = plugins.isEmpty
-            ? builds.map { ($0, $0, []) }
-            : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
-        let work = try TemporaryFolder(prefix: "trigger-bench-ab")
-        defer { work.remove() }
-        var reports: [[RunReport]] = runs.map { _ in [] }
-        for round in 0..<rounds {
+    /// The alternating runs behind a comparison, added a round at a time (A B A B …), so that
+    /// `bench ab --fail-if-slower` can go on until its interval decides. Each round runs
+    /// `EXECUTABLE run INPUT --strategies … --events … --repetitions … --json F` once per build; a build is
+    /// a path to a `bench` executable, shown as given. With `plugins`, each plugin file is one "build",
+    /// run by the first executable with `--plugin` (and `--no-plugin-check`: the caller checks each once).
+    public final class Rounds {
+        private let runs: [(label: String, executable: String, extra: [String])]
+        private let arguments: [String]
+        private let work: TemporaryFolder
+        /// One results file per build, reused every round (a signal handler slot each, and few exist).
+        private let outputs: [String]
+        private var reports: [[RunReport]]
+        public private(set) var count = 0
+
+        public init(builds: [String], plugins: [String] = [], input: [String], strategies: [String], events: Int, repetitions: Int) throws {
+            runs = plugins.isEmpty
+                ? builds.map { ($0, $0, []) }
+                : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
+            arguments = input + ["--strategies", strategies.joined(separator: ","), "--events", String(events), "--repetitions", String(repetitions)]
+            work = try TemporaryFolder(prefix: "trigger-bench-ab")
+            reports = runs.map { _ in [] }
+            outputs = runs.indices.map { [work] in work.file("run-\($0).json") }
+        }
+
+        deinit { work.remove() }
+
+        /// Runs every build once more.
+        public func add(progress: (String) -> Void = { _ in }) throws {
             for (k, run) in runs.enumerated() {
-                progress("round \(round + 1)/\(rounds): \(run.label)")
-                let out = work.file("run-\(round)-\(k).json")
-                try Subprocess.run(run.executable, ["run"] + input + run.extra + ["--strategies", strategies.joined(separator: ","),
-                                                   "--events", String(events), "--repetitions", String(repetitions), "--json", out],
-                                   what: "\(run.label) run") { status, tail in
+                progress("round \(count + 1): \(run.label)")
+                let out = outputs[k]
+                try Subprocess.run(run.executable, ["run"] + arguments + run.extra + ["--json", out], what: "\(run.label) run") { status, tail in
                     // `bench run` exits 1 when its matches are not to be trusted: its strategies (here the
                     // plugin against a built-in one) matched differently, or a plugin broke its ABI. The
                     // builds do not match alike, as with a checksum difference.
@@ -145,7 +169,12 @@ extension BuildComparison {
                 }
                 reports[k].append(try RunReport.load(out))
             }
+            count += 1
         }
-        return try BuildComparison(reports: Array(zip(runs.map(\.label), reports)).map { (build: $0.0, runs: $0.1) }, baseline: baseline)
+
+        /// Every round so far, pooled per build.
+        public func comparison(baseline: String) throws -> BuildComparison {
+            try BuildComparison(reports: zip(runs, reports).map { (build: $0.0.label, runs: $0.1) }, baseline: baseline)
+        }
     }
 }

@@ -14,7 +14,9 @@ struct ABCommand: ParsableCommand {
             the ratios to --baseline within a repetition, and best over best. On this shared host a single run \
             per build compares the host's minutes as much as the code; and keep in mind that a small function's \
             time (floor's 7 ns) moves with its placement in the binary, so a change elsewhere can move the ratio. \
-            Exit 1 when the builds match differently (their checksums differ).
+            Exit 1 when the builds match differently (their checksums differ). With --fail-if-slower it is a gate \
+            with three answers: exit 1 when a later build is slower, 0 when every interval rules out a --tolerance \
+            slowdown, and 3 (inconclusive) when the host was too noisy to tell within --max-seconds.
 
             With --plugin A.so --plugin B.so, the "builds" are two plugin files (an old and a new build of your \
             matcher), run by this bench in the same alternation; give the plugin's row a built-in beside it \
@@ -51,11 +53,20 @@ struct ABCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds.")
     var rounds = 3
 
-    @Flag(help: "A gate: exit 1 when a later build is slower than the first (its ratio's 95 % interval wholly above 1 and the ratio at least 1 + --minimum-effect). Calibrated by scripts/calibrate-ab (docs/measuring.md).")
+    @Flag(help: "A gate: exit 1 when a later build is slower than the first (its ratio's 95 % interval wholly above 1 and the ratio at least 1 + --minimum-effect), 0 when every interval lies below 1 + --tolerance, and otherwise more rounds until --max-seconds, then exit 3 (inconclusive). Calibrated by scripts/calibrate-ab (docs/measuring.md).")
     var failIfSlower = false
 
     @Option(parsing: .unconditional, help: "With --fail-if-slower: the smallest slowdown that fails, e.g. 0.03 for 3 %.")
     var minimumEffect = 0.03
+
+    @Option(parsing: .unconditional, help: "With --fail-if-slower: the slowdown a pass must rule out (every interval below 1 + this).")
+    var tolerance = 0.05
+
+    @Option(parsing: .unconditional, help: "With --fail-if-slower: the time budget in seconds; undecided comparisons take more rounds while one fits.")
+    var maxSeconds = 120.0
+
+    @Option(help: "Write the comparison's changes and verdict as JSON (schema trigger-bench-ab/1).")
+    var json: String?
 
     func validate() throws {
         if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
@@ -66,6 +77,9 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
         guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
+        guard tolerance > 0, tolerance < 10 else { throw ValidationError("--tolerance takes more than 0 and less than 10, e.g. 0.05") }
+        guard minimumEffect <= tolerance else { throw ValidationError("--minimum-effect \(minimumEffect) is above --tolerance \(tolerance): a slowdown between them would both fail and pass") }
+        guard maxSeconds >= 0, maxSeconds <= 86_400 else { throw ValidationError("--max-seconds takes 0 to 86400, e.g. 120") }
         if !plugins.isEmpty {
             guard builds.isEmpty else { throw ValidationError("compare bench builds or --plugin files, not both") }
             guard plugins.count >= 2 else { throw ValidationError("give at least two --plugin files to compare") }
@@ -86,29 +100,33 @@ struct ABCommand: ParsableCommand {
         // Checked once here, one at a time (two builds of one plugin share its name, which one run
         // refuses); the runs below are told not to check again.
         for plugin in plugins { _ = try pluginCheck.load([plugin]) }
+        let output = try json.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
-        let comparison: BuildComparison
+        let comparison: BuildComparison, decision: ABDecision
         do {
             // With --plugin, this very bench runs each plugin file.
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            comparison = try BuildComparison.measure(builds: plugins.isEmpty ? builds : [own], plugins: plugins, input: input.arguments(defaultWorkload: "braze-typical-200"), strategies: names, events: events,
-                                                     repetitions: repetitions, rounds: rounds, baseline: baseline, progress: { progress.note($0) })
+            let runs = try BuildComparison.Rounds(builds: plugins.isEmpty ? builds : [own], plugins: plugins,
+                                                  input: input.arguments(defaultWorkload: "braze-typical-200"),
+                                                  strategies: names, events: events, repetitions: repetitions)
+            (comparison, decision) = try ABDecision.measure(runs, initialRounds: rounds, baseline: baseline, deciding: failIfSlower,
+                                                            minimumEffect: minimumEffect, tolerance: tolerance, maxSeconds: maxSeconds,
+                                                            progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")
+            output?.discard()
             TextOutput.standardError("bench: builds disagree: \(mismatch)")
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
+        try output?.commit(with: decision.json())
+        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(decision.rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
-        if failIfSlower {
-            let slower = comparison.changes(baseline: baseline).filter { $0.isSlower(minimumEffect: minimumEffect) }
-            for c in slower {
-                try TextOutput.printLine(String(format: "SLOWER: %@ of %@ is ×%.3f the first build's (95 %% interval [%.3f, %.3f]; fails at ≥ %.0f %%)",
-                                                c.strategy, c.build, c.ratio, c.interval[0], c.interval[1], minimumEffect * 100))
-            }
-            try TextOutput.printLine(slower.isEmpty ? "ab gate: pass" : "ab gate: FAIL")
-            if !slower.isEmpty { throw ExitCode(Exit.regression) }
+        for line in decision.lines() { try TextOutput.printLine(line) }
+        switch decision.outcome {
+        case .fail?: throw ExitCode(Exit.regression)
+        case .inconclusive?: throw ExitCode(Exit.inconclusive)
+        case .pass?, nil: break
         }
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+
+/// What `bench ab --fail-if-slower` decided, and from how much: each later build's change per strategy
+/// with its verdict, and the whole comparison's outcome. A pass needs every interval to rule the
+/// slowdown out; an interval too wide for either answer takes more rounds, and if the time budget runs
+/// out first the outcome is "inconclusive" (its own exit code), never a pass.
+public struct ABDecision: Sendable, Codable, Equatable {
+    public static let schemaName = "trigger-bench-ab/1"
+
+    public enum Outcome: String, Sendable, Codable {
+        case pass, fail, inconclusive
+    }
+
+    public struct Entry: Sendable, Codable, Equatable {
+        public var strategy: String
+        public var build: String
+        public var ratio: Double
+        public var interval: [Double]
+        public var verdict: BuildComparison.Verdict
+    }
+
+    public var schema = ABDecision.schemaName
+    /// nil without --fail-if-slower: the comparison was only shown.
+    public var outcome: Outcome?
+    public var rounds: Int
+    public var seconds: Double
+    public var minimumEffect: Double
+    public var tolerance: Double
+    public var changes: [Entry]
+
+    public init(comparison: BuildComparison, baseline: String, deciding: Bool, minimumEffect: Double, tolerance: Double, rounds: Int, seconds: Double) {
+        changes = comparison.changes(baseline: baseline).map {
+            Entry(strategy: $0.strategy, build: $0.build, ratio: $0.ratio, interval: $0.interval,
+                  verdict: $0.verdict(minimumEffect: minimumEffect, tolerance: tolerance))
+        }
+        self.minimumEffect = minimumEffect
+        self.tolerance = tolerance
+        self.rounds = rounds
+        self.seconds = seconds
+        let verdicts = changes.map(\.verdict)
+        // Slower anywhere fails (more rounds would not undo it); otherwise one undecided change makes
+        // the whole comparison undecided.
+        outcome = !deciding ? nil : verdicts.contains(.slower) ? .fail : verdicts.contains(.undecided) || verdicts.isEmpty ? .inconclusive : .pass
+    }
+
+    public func json() throws -> Data { try RunReport.encoder.encode(self) }
+
+    /// One line per change that is not a plain "not slower", then the outcome's line.
+    public func lines() -> [String] {
+        var out: [String] = []
+        for c in changes {
+            let shown = String(format: "%@ of %@ is ×%.3f the first build's (95 %% interval [%.3f, %.3f]", c.strategy, c.build, c.ratio, c.interval[0], c.interval[1])
+            switch c.verdict {
+            case .slower: out.append("SLOWER: " + shown + String(format: "; fails at ≥ %.0f %%)", minimumEffect * 100))
+            case .undecided: out.append("UNDECIDED: " + shown + String(format: ": too wide to show a slowdown or to rule out one of %.0f %%)", tolerance * 100))
+            case .notSlower: break
+            }
+        }
+        switch outcome {
+        case .pass?: out.append("ab gate: pass (every interval below ×\(String(format: "%.2f", 1 + tolerance)) after \(rounds) rounds)")
+        case .fail?: out.append("ab gate: FAIL")
+        case .inconclusive?:
+            out.append(String(format: "ab gate: INCONCLUSIVE after %d rounds in %.0f s: the host was too noisy to tell; run again on a quieter runner, or give more --max-seconds", rounds, seconds))
+        case nil: break
+        }
+        return out
+    }
+}
+
+/// Source of rounds for `ABDecision.measure`: `BuildComparison.Rounds` runs builds; tests feed reports.
+public protocol ComparisonRounds: AnyObject {
+    var count: Int { get }
+    func add(progress: (String) -> Void) throws
+    func comparison(baseline: String) throws -> BuildComparison
+}
+
+extension BuildComparison.Rounds: ComparisonRounds {}
+
+extension ABDecision {
+    /// Runs `initialRounds`, then, when deciding and some change is undecided, one more round at a time
+    /// while another fits in `maxSeconds` (judged by the rounds so far). `now` is seconds on a monotonic clock.
+    public static func measure(_ rounds: ComparisonRounds, initialRounds: Int, maxRounds: Int = 1000, baseline: String, deciding: Bool,
+                               minimumEffect: Double, tolerance: Double, maxSeconds: Double,
+                               now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+                               progress: (String) -> Void = { _ in }) throws -> (BuildComparison, ABDecision) {
+        let start = now()
+        for _ in 0..<initialRounds { try rounds.add(progress: progress) }
+        while true {
+            let comparison = try rounds.comparison(baseline: baseline)
+            let elapsed = now() - start
+            let decision = ABDecision(comparison: comparison, baseline: baseline, deciding: deciding, minimumEffect: minimumEffect,
+                                      tolerance: tolerance, rounds: rounds.count, seconds: elapsed)
+            let perRound = elapsed / Double(max(1, rounds.count))
+            guard decision.outcome == .inconclusive, !decision.changes.isEmpty, rounds.count < maxRounds, elapsed + perRound <= maxSeconds else {
+                return (comparison, decision)
+            }
+            if let widest = decision.changes.filter({ $0.verdict == .undecided }).max(by: { $0.interval[1] - $0.interval[0] < $1.interval[1] - $1.interval[0] }) {
+                progress(String(format: "undecided after %d rounds (%@: [%.3f, %.3f]); another round", rounds.count, widest.strategy, widest.interval[0], widest.interval[1]))
+            }
+            try rounds.add(progress: progress)
+        }
+    }
+}
