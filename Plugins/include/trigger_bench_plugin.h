@@ -134,7 +134,9 @@ typedef struct tb_option {
 } tb_option;
 
 typedef struct tb_corpus {
-    const char *json; /* the corpus file as given (trigger-corpus/1), for plugins with their own decoder */
+    /* The corpus as trigger-corpus/1 JSON, for plugins with their own decoder: the file as given, or, for
+     * a set a delta made, that set written out: always the triggers the arrays below describe. */
+    const char *json;
     size_t json_length;
     int32_t trigger_count; /* a matcher reports triggers by index, 0 ..< trigger_count, in corpus order */
     const tb_trigger *triggers;

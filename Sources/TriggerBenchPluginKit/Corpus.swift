@@ -51,7 +51,8 @@ public struct Corpus: @unchecked Sendable {
     /// A stand-in for an empty array's NULL: never read, since no index reaches it.
     private static func empty<T>() -> UnsafePointer<T> { UnsafePointer(bitPattern: MemoryLayout<T>.alignment)! }
 
-    /// The corpus file's JSON text, for a matcher with its own decoder.
+    /// The corpus as JSON text, for a matcher with its own decoder: the file as given, or the set a delta
+    /// made written out; always the triggers the other fields describe.
     public var json: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: UnsafeRawPointer(raw.pointee.json)?.assumingMemoryBound(to: UInt8.self), count: raw.pointee.json_length)
     }

@@ -39,7 +39,7 @@ final class PluginTests: XCTestCase {
         let plugin = try Self.build("Examples/Plugins/linear-scan")
         XCTAssertEqual(plugin.name, "linear-scan")
         for directory in try Conformance.cases(in: Self.repository.appendingPathComponent("Corpora/conformance").path) {
-            let result = try Conformance.check(case: directory) { plugin.strategy(corpusJSON: $0.json) }
+            let result = try Conformance.check(case: directory) { plugin.strategy(corpusJSON: $0.json, of: $0.set) }
             XCTAssertEqual(result.disagreements.map(\.description), [], result.name)
             XCTAssertEqual(result.invalidResults, 0, result.name)
             XCTAssertGreaterThan(result.events, 0, result.name)
@@ -77,6 +77,21 @@ final class PluginTests: XCTestCase {
         }
     }
 
+    /// After a delta, the JSON a plugin is handed describes the set its flat arrays do (json-reader
+    /// refuses to build otherwise): a plugin with its own decoder matches the current triggers.
+    func testAPluginReadingTheJSONIsHandedTheSetADeltaMade() throws {
+        let plugin = try Self.build("Tests/Plugins/json-reader")
+        var spec = try WorkloadSpec.load("tiny")
+        spec.events = 40000
+        var c = configuration(spec, plugin)
+        c.publications = [.lockFree]
+        c.writer = WriterSettings(everyMs: 1, mode: .deltas(triggers: 4))
+        let report = try Runner(c).run()
+        let row = try XCTUnwrap(report.results.first { $0.strategy == "plugin:json-reader" })
+        XCTAssertEqual(row.matches.checksum, try XCTUnwrap(report.results.first { $0.strategy == "compiled" }).matches.checksum)
+        XCTAssertGreaterThan(row.publishing?.publications ?? 0, 0, "\(String(describing: row.publishing))")
+    }
+
     func testAWrongPluginFailsTheRunAndConformanceNamesTheCase() throws {
         var spec = try WorkloadSpec.load("tiny")
         spec.events = 3000
@@ -92,7 +107,7 @@ final class PluginTests: XCTestCase {
                 XCTAssertTrue(error is ChecksumMismatch, "\(error)")
             }
             let result = try Conformance.check(case: Self.repository.appendingPathComponent("Corpora/conformance/cnf-and-windows").path) {
-                plugin.strategy(corpusJSON: $0.json)
+                plugin.strategy(corpusJSON: $0.json, of: $0.set)
             }
             XCTAssertFalse(result.disagreements.isEmpty, directory)
         }

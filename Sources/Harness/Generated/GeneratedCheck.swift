@@ -25,7 +25,7 @@ public struct GeneratedCheck {
 
         /// A plugin, built from the corpus text as every plugin is.
         public init(plugin library: PluginLibrary) {
-            self.init(name: library.strategyName) { json, set, vocabulary, _ in try library.strategy(corpusJSON: json).make(set, vocabulary) }
+            self.init(name: library.strategyName) { json, set, vocabulary, _ in try library.strategy(corpusJSON: json, of: set).make(set, vocabulary) }
         }
 
         /// Every built-in strategy but `reference` and `floor`, and the delta writers of the two that apply deltas.

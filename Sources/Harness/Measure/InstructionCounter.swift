@@ -26,7 +26,7 @@ public enum InstructionCounter {
     /// `plugin`: the library whose matcher `name` (its `plugin:NAME` row) is.
     public static func runCountedRegion(input: RunInput, strategy name: String, plugin: String? = nil, count: Int,
                                         deltaTriggers: Int? = nil) throws -> MatchChecksum {
-        let strategy = try plugin.map { try PluginLibrary(argument: $0).strategy(corpusJSON: input.corpusJSON()) } ?? StrategyRegistry.option(name)
+        let strategy = try plugin.map { try PluginLibrary(argument: $0).strategy(corpusJSON: input.corpusJSON(), of: input.set) } ?? StrategyRegistry.option(name)
         let events = input.events
         let matcher: any Matcher
         if let deltaTriggers {

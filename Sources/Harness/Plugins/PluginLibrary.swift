@@ -143,10 +143,14 @@ public final class PluginLibrary: @unchecked Sendable {
         sha256 = bytes.isEmpty ? "" : SHA256.hex(of: bytes)
     }
 
-    /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`.
-    public func strategy(corpusJSON: [UInt8]) -> StrategyRegistry.Strategy {
+    /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`, decoded as `original`.
+    /// A set a delta made is handed to the plugin as JSON written from it (`CorpusEncoder`), so the text
+    /// and the flat arrays always describe the same triggers.
+    public func strategy(corpusJSON: [UInt8], of original: TriggerSet) -> StrategyRegistry.Strategy {
         StrategyRegistry.Strategy(
             name: strategyName, summary: "plugin \(name) \(version) from \(path)",
-            make: { [self] set, vocabulary in try PluginMatcher(self, set: set, vocabulary: vocabulary, json: corpusJSON, options: options) })
+            make: { [self] set, vocabulary in
+                try PluginMatcher(self, set: set, vocabulary: vocabulary, json: set === original ? corpusJSON : CorpusEncoder.encode(set), options: options)
+            })
     }
 }

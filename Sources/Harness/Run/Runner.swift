@@ -59,7 +59,7 @@ public final class Runner {
         let builtIn = try configuration.strategies.map(StrategyRegistry.option)
         guard !configuration.plugins.isEmpty else { return builtIn }
         let json = input.corpusJSON()
-        return builtIn + configuration.plugins.map { $0.strategy(corpusJSON: json) }
+        return builtIn + configuration.plugins.map { $0.strategy(corpusJSON: json, of: input.set) }
     }
 
     /// Times every row's repetitions, interleaved: every row's first, then every row's second, …

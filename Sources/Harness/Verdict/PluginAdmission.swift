@@ -16,7 +16,7 @@ public enum PluginAdmission {
             ChecksumMismatch(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
         }
         for folder in try Conformance.cases(in: directory) {
-            let result = try Conformance.check(case: folder) { corpus in library.strategy(corpusJSON: corpus.json) }
+            let result = try Conformance.check(case: folder) { corpus in library.strategy(corpusJSON: corpus.json, of: corpus.set) }
             if let first = result.disagreements.first {
                 throw refuse("it disagrees with reference on conformance case \(result.name), \(first.description)")
             }

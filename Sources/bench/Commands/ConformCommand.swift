@@ -84,7 +84,7 @@ struct ConformCommand: ParsableCommand {
         var failing = 0
         for directory in directories {
             let result = try Conformance.check(case: directory) { corpus in
-                if let library { return library.strategy(corpusJSON: corpus.json) }
+                if let library { return library.strategy(corpusJSON: corpus.json, of: corpus.set) }
                 return StrategyRegistry.named(strategy!)!
             }
             let label = PrintableText.escaped(result.name).padding(toLength: width, withPad: " ", startingAt: 0)
