@@ -144,12 +144,20 @@ extension BuildComparison {
         private var reports: [[RunReport]]
         public private(set) var count = 0
 
-        public init(builds: [String], plugins: [String] = [], input: [String], strategies: [String], events: Int, repetitions: Int) throws {
+        /// `pipedWorkload`: the text of a `--workload` file that is a pipe, which only one run could read;
+        /// every run is handed a copy in its place.
+        public init(builds: [String], plugins: [String] = [], input: [String], pipedWorkload: [UInt8]? = nil, strategies: [String], events: Int, repetitions: Int) throws {
             runs = plugins.isEmpty
                 ? builds.map { ($0, $0, []) }
                 : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
-            arguments = input + ["--strategies", strategies.joined(separator: ","), "--events", String(events), "--repetitions", String(repetitions)]
             work = try TemporaryFolder(prefix: "trigger-bench-ab")
+            var input = input
+            if let pipedWorkload, let k = input.firstIndex(of: "--workload"), k + 1 < input.count {
+                let copy = work.file("workload.json")
+                try AtomicFile.write(Data(pipedWorkload), to: copy)
+                input[k + 1] = copy
+            }
+            arguments = input + ["--strategies", strategies.joined(separator: ","), "--events", String(events), "--repetitions", String(repetitions)]
             reports = runs.map { _ in [] }
             outputs = runs.indices.map { [work] in work.file("run-\($0).json") }
         }

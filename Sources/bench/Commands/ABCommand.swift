@@ -59,8 +59,11 @@ struct ABCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With --fail-if-slower: the smallest slowdown that fails, e.g. 0.03 for 3 %.")
     var minimumEffect = 0.03
 
-    @Option(parsing: .unconditional, help: "With --fail-if-slower: the slowdown a pass must rule out (every interval below 1 + this).")
-    var tolerance = 0.05
+    @Option(parsing: .unconditional, help: "With --fail-if-slower: the slowdown a pass must rule out, every interval below 1 + this (default: 0.05, or --minimum-effect when larger).")
+    var tolerance: Double?
+
+    /// `--tolerance`, else 5 % — or the minimum effect, when a user fails only larger slowdowns.
+    var passTolerance: Double { tolerance ?? max(0.05, minimumEffect) }
 
     @Option(parsing: .unconditional, help: "With --fail-if-slower: the time budget in seconds; undecided comparisons take more rounds while one fits.")
     var maxSeconds = 120.0
@@ -69,7 +72,7 @@ struct ABCommand: ParsableCommand {
     var json: String?
 
     func validate() throws {
-        if input.eventLog == "-" { throw ValidationError("--event-log -: each build's run reads the log again; give a file") }
+        try input.requireRereadableFiles("each build's run reads it again")
         for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
             if let path, !FileManager.default.isReadableFile(atPath: path) { throw ValidationError("\(option) \(path): no such readable file") }
         }
@@ -77,8 +80,12 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
         guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
-        guard tolerance > 0, tolerance < 10 else { throw ValidationError("--tolerance takes more than 0 and less than 10, e.g. 0.05") }
-        guard minimumEffect <= tolerance else { throw ValidationError("--minimum-effect \(minimumEffect) is above --tolerance \(tolerance): a slowdown between them would both fail and pass") }
+        if let tolerance {
+            guard tolerance > 0, tolerance < 10 else { throw ValidationError("--tolerance takes more than 0 and less than 10, e.g. 0.05") }
+            guard minimumEffect <= tolerance else {
+                throw ValidationError("--minimum-effect \(minimumEffect) is above --tolerance \(tolerance): a slowdown between them could neither fail nor pass; make the tolerance at least the minimum effect")
+            }
+        }
         guard maxSeconds >= 0, maxSeconds <= 86_400 else { throw ValidationError("--max-seconds takes 0 to 86400, e.g. 120") }
         if !plugins.isEmpty {
             guard builds.isEmpty else { throw ValidationError("compare bench builds or --plugin files, not both") }
@@ -107,10 +114,10 @@ struct ABCommand: ParsableCommand {
             // With --plugin, this very bench runs each plugin file.
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
             let runs = try BuildComparison.Rounds(builds: plugins.isEmpty ? builds : [own], plugins: plugins,
-                                                  input: input.arguments(defaultWorkload: "braze-typical-200"),
+                                                  input: input.arguments(defaultWorkload: "braze-typical-200"), pipedWorkload: input.pipedWorkloadText(),
                                                   strategies: names, events: events, repetitions: repetitions)
             (comparison, decision) = try ABDecision.measure(runs, initialRounds: rounds, baseline: baseline, deciding: failIfSlower,
-                                                            minimumEffect: minimumEffect, tolerance: tolerance, maxSeconds: maxSeconds,
+                                                            minimumEffect: minimumEffect, tolerance: passTolerance, maxSeconds: maxSeconds,
                                                             progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")

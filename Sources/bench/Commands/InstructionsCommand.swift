@@ -41,7 +41,7 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
 
     func validate() throws {
-        if child == nil { try input.requireRereadableEventLog("each counted child reads the log again") }
+        if child == nil { try input.requireRereadableFiles("each counted child reads it again") }
         for (option, value) in [("--events", events), ("--input-lines", inputLines)] {
             if let value { try Limits.check(option, value, 1...Limits.maxEvents) }
         }

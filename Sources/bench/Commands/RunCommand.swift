@@ -25,7 +25,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         // Refused now: the counting children run after the whole timed run, which would be lost.
-        if instructions { try input.requireRereadableEventLog("--instructions runs callgrind children that each read the log again") }
+        if instructions { try input.requireRereadableFiles("--instructions runs callgrind children that each read it again") }
     }
 
     func run() throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import TriggerKit
 import Workload
 
 /// What a command replays: a generated workload, or the user's own corpus and event log.
@@ -27,14 +28,26 @@ struct InputOptions: ParsableArguments {
         if strict, eventLog == nil { throw ValidationError("--strict applies to --event-log; a generated workload has no invalid lines") }
     }
 
-    /// Refuses an event log that cannot be read twice (standard input, a FIFO, a process substitution):
-    /// callgrind's children each read the log again, and a pipe would be empty or block them.
-    func requireRereadableEventLog(_ why: String) throws {
-        guard let eventLog else { return }
-        var s = stat()
-        if eventLog == "-" || (stat(eventLog, &s) == 0 && (s.st_mode & S_IFMT) != S_IFREG) {
-            throw ValidationError("--event-log \(eventLog) is not a regular file: \(why), which a pipe cannot serve; save the log to a file first")
+    /// Refuses a corpus or event log that cannot be read twice (standard input, a FIFO, a process
+    /// substitution): children that each read it again would find a pipe empty or block on it.
+    func requireRereadableFiles(_ why: String) throws {
+        for (option, path) in [("--corpus", corpus), ("--event-log", eventLog)] {
+            guard let path, !Self.isRegularFile(path) else { continue }
+            throw ValidationError("\(option) \(path) is not a regular file: \(why), which a pipe cannot serve; save it to a file first")
         }
+    }
+
+    /// Whether `path` is a regular file (or missing: the reader reports that); "-" is standard input.
+    static func isRegularFile(_ path: String) -> Bool {
+        var s = stat()
+        return path != "-" && (stat(path, &s) != 0 || (s.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// The text of a `--workload` spec file that is a pipe (a FIFO, `<(…)`), read once here so that
+    /// children can be handed a copy; nil for a preset or a regular file, which each child reads itself.
+    func pipedWorkloadText() throws -> [UInt8]? {
+        guard let path = workloadFile, !Self.isRegularFile(path) else { return nil }
+        return try InputFile.read(path, limit: 64 << 20)
     }
 
     /// `--workload` when it names a spec file rather than a preset.
