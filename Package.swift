@@ -67,10 +67,11 @@ let package = Package(
     ]
 )
 
-// The libFuzzer executable for every input decoder, built only by scripts/fuzz
-// (TRIGGER_BENCH_FUZZ=1 swift build --sanitize=fuzzer): libFuzzer supplies its main.
+// libFuzzer targets for the workload-spec and results-file decoders, built only by scripts/fuzz
+// (TRIGGER_BENCH_FUZZ=1 swift build --sanitize=fuzzer): libFuzzer supplies their main.
 if ProcessInfo.processInfo.environment["TRIGGER_BENCH_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "DecoderFuzz", dependencies: ["Harness", "TriggerKit", "Workload"], path: "Fuzz/Decoders"),
+        .executableTarget(name: "WorkloadSpecFuzz", dependencies: ["Workload", "TriggerKit"], path: "Fuzz/WorkloadSpec"),
+        .executableTarget(name: "ResultsFileFuzz", dependencies: ["Harness", "TriggerKit"], path: "Fuzz/ResultsFile"),
     ]
 }

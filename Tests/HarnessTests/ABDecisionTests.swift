@@ -60,6 +60,26 @@ final class ABDecisionTests: XCTestCase {
         XCTAssertTrue(json.contains("\"schema\" : \"trigger-bench-ab\\/1\""), json)
     }
 
+    func testOneRunPerBuildDecidesNothing() throws {
+        // Steady repetitions in one run give a narrow interval, but runs are the unit: a second round is taken.
+        let quiet = ScriptedRounds { _ in (old: [3, 3.01, 2.99, 3.02], new: [3.01, 3.0, 3.02, 2.99]) }
+        let decision = try ABDecision.measure(quiet, initialRounds: 1, baseline: "floor", deciding: true, minimumEffect: 0.03, tolerance: 0.05,
+                                              maxSeconds: 60, now: { quiet.clock })
+        XCTAssertEqual(decision.1.outcome, .pass)
+        XCTAssertEqual(quiet.count, 2)
+        let once = try ABDecision.measure(ScriptedRounds { _ in (old: [3, 3.01], new: [3.5, 3.51]) }, initialRounds: 1, baseline: "floor", deciding: true,
+                                          minimumEffect: 0.03, tolerance: 0.05, maxSeconds: 0)
+        XCTAssertEqual(once.1.outcome, .inconclusive, "one run per build and no time for another")
+    }
+
+    func testOnlyTheJudgedStrategiesDecide() throws {
+        let slower = ScriptedRounds { _ in (old: [3, 3.01, 2.99], new: [3.3, 3.31, 3.29]) }
+        let decision = try ABDecision.measure(slower, initialRounds: 3, baseline: "floor", deciding: true, minimumEffect: 0.03, tolerance: 0.05,
+                                              maxSeconds: 20, judged: { $0.hasPrefix("plugin:") }, now: { slower.clock })
+        XCTAssertEqual(decision.1.changes.count, 0)
+        XCTAssertEqual(decision.1.outcome, .inconclusive, "nothing judged is never a pass")
+    }
+
     func testASlowdownBelowTheMinimumEffectWithANarrowIntervalPasses() {
         let small = BuildComparison.Change(strategy: "compiled", build: "new", ratio: 1.02, interval: [1.01, 1.03])
         XCTAssertEqual(small.verdict(minimumEffect: 0.03, tolerance: 0.05), .notSlower)

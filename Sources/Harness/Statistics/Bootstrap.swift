@@ -1,6 +1,6 @@
 import Workload
 
-/// Bootstrap confidence intervals over a run's repetitions: resample the samples with replacement,
+/// Bootstrap confidence intervals over repetitions (and, between builds, runs): resample with replacement,
 /// recompute the statistic, and take the 2.5th and 97.5th percentiles of what it gave. Seeded, so a
 /// results file is reproducible from its samples.
 public enum Bootstrap {

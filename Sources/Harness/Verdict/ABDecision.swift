@@ -28,10 +28,14 @@ public struct ABDecision: Sendable, Codable, Equatable {
     public var tolerance: Double
     public var changes: [Entry]
 
-    public init(comparison: BuildComparison, baseline: String, deciding: Bool, minimumEffect: Double, tolerance: Double, rounds: Int, seconds: Double) {
-        changes = comparison.changes(baseline: baseline).map {
+    /// `judged`: the strategies whose changes decide (in a plugin comparison, only the plugins' rows:
+    /// the built-in ones are one binary on both sides). One run per build decides nothing: the
+    /// interval resamples runs, and one run has no spread to resample.
+    public init(comparison: BuildComparison, baseline: String, deciding: Bool, minimumEffect: Double, tolerance: Double, rounds: Int, seconds: Double,
+                judged: (String) -> Bool = { _ in true }) {
+        changes = comparison.changes(baseline: baseline).filter { judged($0.strategy) }.map {
             Entry(strategy: $0.strategy, build: $0.build, ratio: $0.ratio, interval: $0.interval,
-                  verdict: $0.verdict(minimumEffect: minimumEffect, tolerance: tolerance))
+                  verdict: rounds < 2 || !$0.interval.allSatisfy(\.isFinite) ? .undecided : $0.verdict(minimumEffect: minimumEffect, tolerance: tolerance))
         }
         self.minimumEffect = minimumEffect
         self.tolerance = tolerance
@@ -51,13 +55,13 @@ public struct ABDecision: Sendable, Codable, Equatable {
         for c in changes {
             let shown = String(format: "%@ of %@ is ×%.3f the first build's (95 %% interval [%.3f, %.3f]", c.strategy, c.build, c.ratio, c.interval[0], c.interval[1])
             switch c.verdict {
-            case .slower: out.append("SLOWER: " + shown + String(format: "; fails at ≥ %.0f %%)", minimumEffect * 100))
-            case .undecided: out.append("UNDECIDED: " + shown + String(format: ": too wide to show a slowdown or to rule out one of %.0f %%)", tolerance * 100))
+            case .slower: out.append("SLOWER: " + shown + String(format: "; fails at ≥ %.3g %%)", minimumEffect * 100))
+            case .undecided: out.append("UNDECIDED: " + shown + String(format: ": too wide to show a slowdown or to rule out one of %.3g %%)", tolerance * 100))
             case .notSlower: break
             }
         }
         switch outcome {
-        case .pass?: out.append("ab gate: pass (every interval below ×\(String(format: "%.2f", 1 + tolerance)) after \(rounds) rounds)")
+        case .pass?: out.append("ab gate: pass (every interval below ×\(String(format: "%.4g", 1 + tolerance)) after \(rounds) rounds)")
         case .fail?: out.append("ab gate: FAIL")
         case .inconclusive?:
             out.append(String(format: "ab gate: INCONCLUSIVE after %d rounds in %.0f s: the host was too noisy to tell; run again on a quieter runner, or give more --max-seconds", rounds, seconds))
@@ -80,7 +84,7 @@ extension ABDecision {
     /// Runs `initialRounds`, then, when deciding and some change is undecided, one more round at a time
     /// while another fits in `maxSeconds` (judged by the rounds so far). `now` is seconds on a monotonic clock.
     public static func measure(_ rounds: ComparisonRounds, initialRounds: Int, maxRounds: Int = 1000, baseline: String, deciding: Bool,
-                               minimumEffect: Double, tolerance: Double, maxSeconds: Double,
+                               minimumEffect: Double, tolerance: Double, maxSeconds: Double, judged: @escaping (String) -> Bool = { _ in true },
                                now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
                                progress: (String) -> Void = { _ in }) throws -> (BuildComparison, ABDecision) {
         let start = now()
@@ -89,9 +93,9 @@ extension ABDecision {
             let comparison = try rounds.comparison(baseline: baseline)
             let elapsed = now() - start
             let decision = ABDecision(comparison: comparison, baseline: baseline, deciding: deciding, minimumEffect: minimumEffect,
-                                      tolerance: tolerance, rounds: rounds.count, seconds: elapsed)
+                                      tolerance: tolerance, rounds: rounds.count, seconds: elapsed, judged: judged)
             let perRound = elapsed / Double(max(1, rounds.count))
-            guard decision.outcome == .inconclusive, !decision.changes.isEmpty, rounds.count < maxRounds, elapsed + perRound <= maxSeconds else {
+            guard decision.outcome == .inconclusive, rounds.count < maxRounds, elapsed + perRound <= maxSeconds else {
                 return (comparison, decision)
             }
             if let widest = decision.changes.filter({ $0.verdict == .undecided }).max(by: { $0.interval[1] - $0.interval[0] < $1.interval[1] - $1.interval[0] }) {

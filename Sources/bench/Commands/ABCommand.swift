@@ -9,7 +9,8 @@ struct ABCommand: ParsableCommand {
         commandName: "ab",
         abstract: "Compare builds of bench on one workload: alternating runs, ratios within each repetition.",
         discussion: """
-            Runs each BUILD's `bench run --json` in turn, --rounds times (A B A B …), and pools every build's \
+            Runs each BUILD's `bench run --json` in turn, --rounds times (A B A B …; with --fail-if-slower, more while \
+            undecided), and pools every build's \
             repetitions. For each build and strategy it prints the best and the median ns/event, the median of \
             the ratios to --baseline within a repetition, and best over best. On this shared host a single run \
             per build compares the host's minutes as much as the code; and keep in mind that a small function's \
@@ -50,7 +51,7 @@ struct ABCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Interleaved repetitions per run.")
     var repetitions = 8
 
-    @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds.")
+    @Option(parsing: .unconditional, help: "Runs per build, alternating between the builds (with --fail-if-slower, the first rounds: more follow while undecided).")
     var rounds = 3
 
     @Flag(help: "A gate: exit 1 when a later build is slower than the first (its ratio's 95 % interval wholly above 1 and the ratio at least 1 + --minimum-effect), 0 when every interval lies below 1 + --tolerance, and otherwise more rounds until --max-seconds, then exit 3 (inconclusive). Calibrated by scripts/calibrate-ab (docs/measuring.md).")
@@ -79,6 +80,9 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--events", events, 1...Limits.maxEvents)
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
+        try Limits.refuseOverwriting(outputs: [("--json", json)],
+                                     inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
+                                         + builds.map { ("BUILD", $0) } + plugins.map { ("--plugin", String($0.prefix { $0 != "," })) })
         guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
         if let tolerance {
             guard tolerance > 0, tolerance < 10 else { throw ValidationError("--tolerance takes more than 0 and less than 10, e.g. 0.05") }
@@ -104,9 +108,16 @@ struct ABCommand: ParsableCommand {
     func run() throws {
         let names = strategies
         guard names.contains(baseline) else { throw ValidationError("--strategies must include the baseline \(baseline)") }
+        if failIfSlower, plugins.isEmpty, names.allSatisfy({ $0 == baseline }) {
+            throw ValidationError("--fail-if-slower needs a strategy besides the baseline \(baseline) to judge, e.g. --strategies compiled,\(baseline)")
+        }
         // Checked once here, one at a time (two builds of one plugin share its name, which one run
         // refuses); the runs below are told not to check again.
-        for plugin in plugins { _ = try pluginCheck.load([plugin]) }
+        let rowNames = try plugins.map { try pluginCheck.load([$0])[0].strategyName }
+        // Their rows pair by name: two builds of one plugin, with the same options.
+        if let first = rowNames.first, let other = rowNames.first(where: { $0 != first }) {
+            throw ValidationError("the plugins make rows \(first) and \(other), which cannot be compared; give builds of one plugin (the same tb_plugin.name and options)")
+        }
         let output = try json.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
         let comparison: BuildComparison, decision: ABDecision
@@ -118,6 +129,7 @@ struct ABCommand: ParsableCommand {
                                                   strategies: names, events: events, repetitions: repetitions)
             (comparison, decision) = try ABDecision.measure(runs, initialRounds: rounds, baseline: baseline, deciding: failIfSlower,
                                                             minimumEffect: minimumEffect, tolerance: passTolerance, maxSeconds: maxSeconds,
+                                                            judged: { [plugins] in plugins.isEmpty || $0.hasPrefix(PluginLibrary.strategyPrefix) },
                                                             progress: { progress.note($0) })
         } catch let mismatch as ChecksumMismatch {
             progress.note("")
@@ -126,10 +138,10 @@ struct ABCommand: ParsableCommand {
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        try output?.commit(with: decision.json())
         try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(decision.rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
         for line in decision.lines() { try TextOutput.printLine(line) }
+        try output?.commit(with: decision.json())
         switch decision.outcome {
         case .fail?: throw ExitCode(Exit.regression)
         case .inconclusive?: throw ExitCode(Exit.inconclusive)

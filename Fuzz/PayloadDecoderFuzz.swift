@@ -1,9 +1,9 @@
 // libFuzzer target: arbitrary bytes as a push payload (or an event line carrying one under "payload").
 // Decoding must succeed or throw an InputError, never crash.
-@testable import TriggerKit
-
-func fuzzPayloadDecoder(_ bytes: [UInt8]) {
-    guard let json = try? JSONParser.parse(bytes) else { return }
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let json = try? JSONParser.parse(bytes) else { return 0 }
     var categories = ActionCategories.standard
     try? categories.register(ActionCategory(id: "ab_cat_rsvp", buttons: [.init(id: "going", title: "Going")]))
     if case .some(let payload) = json["payload"] {
@@ -11,4 +11,5 @@ func fuzzPayloadDecoder(_ bytes: [UInt8]) {
     } else {
         _ = try? PushPayloadDecoder.decode(json, categories: categories)
     }
+    return 0
 }

@@ -1,8 +1,6 @@
 // libFuzzer target: arbitrary bytes as a trigger-delta/1 document. Decoding must succeed or throw an
 // InputError; a decoded delta applied to a small set must be refused by a layered writer exactly when
 // TriggerSet.applying refuses it, and otherwise give the same set.
-@testable import TriggerKit
-
 let fuzzBaseSet = try! CorpusDecoder.decode(bytes: Array("""
     {"format": "trigger-corpus/1", "triggers": [
       {"id": "a", "conditions": [{"type": "custom_event", "event_name": "open"}]},
@@ -10,8 +8,10 @@ let fuzzBaseSet = try! CorpusDecoder.decode(bytes: Array("""
       {"id": "c", "conditions": [{"type": "session_start"}]}]}
     """.utf8))
 
-func fuzzDeltaDecoder(_ bytes: [UInt8]) {
-    guard let delta = try? DeltaDecoder.decode(bytes: bytes) else { return }
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDeltaDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let delta = try? DeltaDecoder.decode(bytes: bytes) else { return 0 }
     let expected = try? fuzzBaseSet.applying(delta)
     let writer = LayeredWriter<CompiledMatcher>(fuzzBaseSet, vocabulary: Vocabulary(fuzzBaseSet))
     let applied = (try? writer.apply(delta)) != nil
@@ -19,4 +19,5 @@ func fuzzDeltaDecoder(_ bytes: [UInt8]) {
     if let expected {
         precondition(writer.matcher.triggerSet.triggers.map(\.id) == expected.triggers.map(\.id), "the layered writer's set differs")
     }
+    return 0
 }

@@ -1,7 +1,5 @@
 // libFuzzer target: arbitrary bytes as one JSONL event line. Decoding must succeed or throw; a decoded
 // event must match identically through `reference` and `compiled` over a small fixed corpus.
-@testable import TriggerKit
-
 let fuzzCorpus = try! CorpusDecoder.decode(bytes: Array("""
     {"format":"trigger-corpus/1","triggers":[
      {"id":"a","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"p","type":"number","op":"gt","value":1}],
@@ -11,8 +9,10 @@ let fuzzCorpus = try! CorpusDecoder.decode(bytes: Array("""
     """.utf8))
 let fuzzReference = ReferenceMatcher(fuzzCorpus)
 
-func fuzzEventDecoder(_ bytes: [UInt8]) {
-    guard let event = try? EventDecoder.decode(line: bytes) else { return }
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEventDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let event = try? EventDecoder.decode(line: bytes) else { return 0 }
     let vocabulary = Vocabulary(fuzzCorpus)
     let compiled = CompiledMatcher(fuzzCorpus, vocabulary: vocabulary)
     var columns = EventColumns(vocabulary: vocabulary)
@@ -23,4 +23,5 @@ func fuzzEventDecoder(_ bytes: [UInt8]) {
     if scratch.sortedResults != expected {
         fatalError("compiled \(scratch.sortedResults) ≠ reference \(expected) for \(String(decoding: bytes, as: UTF8.self))")
     }
+    return 0
 }
