@@ -130,14 +130,16 @@ public struct WorkloadSpec: Sendable, Equatable {
     /// Whether `--workload` names a spec file (a path or a `.json` name) rather than a preset.
     public static func isFile(_ nameOrPath: String) -> Bool { nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") }
 
+    /// The largest spec file read: a fitted spec of a big, varied trigger set takes megabytes.
+    public static let maxFileBytes = 64 << 20
+
     /// Loads a preset by name (`Corpora/workloads/NAME.json`) or a spec file by path.
     public static func load(_ nameOrPath: String) throws -> WorkloadSpec {
         let candidates = isFile(nameOrPath)
             ? [nameOrPath]
             : presetDirectories.map { "\($0)/\(nameOrPath).json" }
         for path in candidates where FileManager.default.fileExists(atPath: path) {
-            // A fitted spec of a big, varied trigger set takes megabytes.
-            return try decode(InputFile.read(path, limit: 64 << 20), file: path)
+            return try decode(InputFile.read(path, limit: maxFileBytes), file: path)
         }
         let known = presetNames()
         throw InputError(file: nameOrPath, path: "", reason: "no such workload file or preset"

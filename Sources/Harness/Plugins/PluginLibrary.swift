@@ -35,6 +35,9 @@ public final class PluginLibrary: @unchecked Sendable {
 
     static let maxOptionKey = 64, maxOptionValue = 256
 
+    /// The library's path in a `--plugin` argument (what precedes its first comma).
+    public static func path(ofArgument argument: String) -> String { String(argument.prefix { $0 != "," }) }
+
     /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (so a plugin's path holds no comma;
     /// scripts/build-plugin refuses to write one).
     public convenience init(argument: String) throws {

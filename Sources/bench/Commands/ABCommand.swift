@@ -82,7 +82,7 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--rounds", rounds, 1...1000)
         try Limits.refuseOverwriting(outputs: [("--json", json)],
                                      inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
-                                         + builds.map { ("BUILD", $0) } + plugins.map { ("--plugin", String($0.prefix { $0 != "," })) })
+                                         + builds.map { ("BUILD", $0) } + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
         guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
         if let tolerance {
             guard tolerance > 0, tolerance < 10 else { throw ValidationError("--tolerance takes more than 0 and less than 10, e.g. 0.05") }
@@ -94,7 +94,7 @@ struct ABCommand: ParsableCommand {
         if !plugins.isEmpty {
             guard builds.isEmpty else { throw ValidationError("compare bench builds or --plugin files, not both") }
             guard plugins.count >= 2 else { throw ValidationError("give at least two --plugin files to compare") }
-            for p in plugins where !FileManager.default.isReadableFile(atPath: String(p.prefix { $0 != "," })) {
+            for p in plugins where !FileManager.default.isReadableFile(atPath: PluginLibrary.path(ofArgument: p)) {
                 throw ValidationError("--plugin \(p): no such readable file")
             }
             return

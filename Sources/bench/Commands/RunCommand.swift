@@ -32,7 +32,7 @@ struct RunCommand: ParsableCommand {
         try Limits.refuseOverwriting(
             outputs: outputs.paths,
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
-                + options.plugins.map { ("--plugin", String($0.prefix { $0 != "," })) })
+                + options.plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
         // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
         let files = try outputs.open()
         let configuration = try options.makeConfiguration(input: input.source())

@@ -47,7 +47,7 @@ struct InputOptions: ParsableArguments {
     /// children can be handed a copy; nil for a preset or a regular file, which each child reads itself.
     func pipedWorkloadText() throws -> [UInt8]? {
         guard let path = workloadFile, !Self.isRegularFile(path) else { return nil }
-        return try InputFile.read(path, limit: 64 << 20)
+        return try InputFile.read(path, limit: WorkloadSpec.maxFileBytes)
     }
 
     /// `--workload` when it names a spec file rather than a preset.
