@@ -7,11 +7,40 @@ import XCTest
 final class EmbeddingTests: XCTestCase {
     static let corpus = Array(#"{"format":"trigger-corpus/1","triggers":[{"id":"big","conditions":[{"type":"purchase","product_id":"gold","filters":[[{"property":"price","type":"number","op":"gte","value":10}]]}],"message":{"id":"m"}}]}"#.utf8)
 
+    /// The README's snippet, verbatim between the markers (checked below), on a corpus in a file.
     func testTheReadmeSnippetDeliversAnEventWithTheDefaultEngine() throws {
-        let set = try CorpusDecoder.decode(bytes: Self.corpus)
-        let engine = DeliveryEngine(triggerSet: set)
-        let outcome = engine.handle(try EventDecoder.decode(line: Array(#"{"type":"purchase","time":1,"product_id":"gold","properties":{"price":12}}"#.utf8)))
-        XCTAssertEqual(outcome?.matched, [0], "\(String(describing: outcome))")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("embedding-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let corpusURL = folder.appendingPathComponent("triggers.json")
+        try Data(Self.corpus).write(to: corpusURL)
+        let line = #"{"type":"purchase","time":1,"product_id":"gold","properties":{"price":12}}"#
+        var printed: [String] = []
+        func print(_ matched: [Int], _ winner: Int) { printed.append("\(matched) \(winner)") }
+        // README begins
+        let set = try CorpusDecoder.decode(bytes: [UInt8](try Data(contentsOf: corpusURL)))  // path-precise InputError if malformed
+        let engine = DeliveryEngine(triggerSet: set)                 // keep one: it holds delivery state; matches with `compiled`
+        let event = try EventDecoder.decode(line: Array(line.utf8))  // one JSONL event line, as bench replay reads
+        if let outcome = engine.handle(event) {                      // nil while a sync is in flight (matched when it lands)
+            print(outcome.matched, outcome.winner ?? -1)             // corpus indices matched, and the one shown
+        }
+        // README ends
+        XCTAssertEqual(printed, ["[0] 0"])
+    }
+
+    func testTheReadmeShowsTheSnippetThisTestCompiles() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let readme = try String(contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: here, encoding: .utf8)
+        func trimmed(_ lines: some Sequence<Substring>) -> [String] {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let block = try XCTUnwrap(readme.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let tested = try XCTUnwrap(source.components(separatedBy: "// README " + "begins\n").dropFirst().first?
+            .components(separatedBy: "// README " + "ends").first)
+        XCTAssertEqual(trimmed(block.split(separator: "\n")), trimmed(tested.split(separator: "\n")),
+                       "README.md's swift block and this test's snippet differ: copy one to the other")
     }
 
     func testTheDefaultMatcherAgreesWithReference() throws {

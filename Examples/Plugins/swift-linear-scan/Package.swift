@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
-// An example matcher plugin in Swift: `scripts/build-plugin Examples/Plugins/swift-linear-scan` builds
-// it and prints the library's path. Outside this repository, depend on the kit by URL instead:
-//   .package(url: "https://github.com/OWNER/TriggerBench", from: "…")
+// An example matcher plugin in Swift: `build-plugin "$TRIGGERBENCH/Examples/Plugins/swift-linear-scan"`
+// builds it and prints the library's path. A copy outside this repository names the TriggerBench
+// checkout by its path (TriggerBench publishes no release tags to depend on by version):
+//   dependencies: [.package(name: "TriggerBench", path: "/path/to/your/TriggerBench")],
 import PackageDescription
 
 let package = Package(
