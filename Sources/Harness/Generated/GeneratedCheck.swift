@@ -85,11 +85,15 @@ public struct GeneratedCheck {
         return Evaluated(corpusJSON: bytes, set: set, vocabulary: vocabulary, columns: columns, eventOf: eventOf, expected: expected)
     }
 
-    /// The first event `contender` answers differently from `reference`, or nil when they agree on all.
-    static func firstDisagreement(_ contender: Contender, on evaluated: Evaluated) -> Disagreement? {
+    /// The first event `contender` answers differently from `reference`, or nil when they agree on all
+    /// or when a plugin's `create` refused the corpus (a partial port: `refused` hears its reason).
+    static func firstDisagreement(_ contender: Contender, on evaluated: Evaluated, refused: (String) -> Void = { _ in }) -> Disagreement? {
         let matcher: any Matcher
         do {
             matcher = try contender.make(evaluated.corpusJSON, evaluated.set, evaluated.vocabulary, evaluated.columns.symbols)
+        } catch let error as InputError where error.path == PluginMatcher.refusalPath {
+            refused(error.reason)
+            return nil
         } catch {
             return Disagreement(event: -1, expected: [], got: [], entry: "build")
         }
@@ -113,6 +117,8 @@ public struct GeneratedCheck {
         /// Generated corpora the decoder refused (a generator bug: each should be 0).
         public var refusedCorpora = 0
         public var triggers = 0
+        /// Per contender, the cases its `create` refused (a partial plugin): not checked, not a finding.
+        public var refusedByContender: [String: Int] = [:]
     }
 
     public let contenders: [Contender]
@@ -145,7 +151,9 @@ public struct GeneratedCheck {
             tally.triggers += evaluated.set.triggers.count
             for contender in active {
                 tally.comparisons += evaluated.eventOf.count
-                guard let disagreement = Self.firstDisagreement(contender, on: evaluated) else { continue }
+                guard let disagreement = Self.firstDisagreement(contender, on: evaluated, refused: { _ in
+                    tally.refusedByContender[contender.name, default: 0] += 1
+                }) else { continue }
                 let shrunk = CaseShrinker(contender: contender, budget: shrinkBudget).shrink(generated, first: disagreement)
                 try found(Finding(contender: contender.name, throughDelta: contender.throughDelta, seed: seed, round: round, shrunk: shrunk.case,
                                   disagreement: shrunk.disagreement, summary: CaseSummary.line(shrunk.case, shrunk.disagreement)))

@@ -95,14 +95,14 @@ public final class PluginLibrary: @unchecked Sendable {
         func fail(_ reason: String) -> InputError { InputError(file: path, path: "", reason: reason) }
         var isDirectory: ObjCBool = false
         guard !path.isEmpty, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(file: path.isEmpty ? "--plugin \"\"" : path, path: "", reason: "no such plugin file; build one with scripts/build-plugin DIR, which prints its path")
+            throw InputError(file: path.isEmpty ? "--plugin \"\"" : path, path: "", reason: "no such plugin file; build one with build-plugin DIR (in the TriggerBench checkout's bin/), which prints its path")
         }
         guard !isDirectory.boolValue else {
-            throw fail("is a directory; build the plugin in it with scripts/build-plugin \(path) and pass the .so path it prints")
+            throw fail("is a directory; build the plugin in it with build-plugin \(path) and pass the .so path it prints")
         }
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            throw fail("is not a regular file (a FIFO or a device); give the .so file scripts/build-plugin printed")
+            throw fail("is not a regular file (a FIFO or a device); give the .so file build-plugin printed")
         }
         let bytes = (try? InputFile.read(path, limit: 1 << 30)) ?? []
         if let refusal = SwiftToolchain.refusal(plugin: bytes) { throw fail(refusal) }

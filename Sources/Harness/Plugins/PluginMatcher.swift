@@ -36,10 +36,14 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
             hostTable.deallocate()
             corpusTable.deallocate()
             vocabularyTable.deallocate()
-            throw InputError(file: library.path, path: "create", reason: "plugin \(library.name) could not build its matcher: \(PrintableText.escaped(reason.isEmpty ? "no reason given" : reason))")
+            throw InputError(file: library.path, path: Self.refusalPath, reason: "plugin \(library.name) could not build its matcher: \(PrintableText.escaped(reason.isEmpty ? "no reason given" : reason))")
         }
         handle = made
     }
+
+    /// The `path` of the `InputError` a plugin's `create` refusing a corpus throws: a partial plugin's
+    /// refusal, which `bench conform` reports per case rather than as a failure of the run.
+    static let refusalPath = "create"
 
     deinit {
         library.table.destroy(handle)

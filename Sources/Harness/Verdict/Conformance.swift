@@ -33,6 +33,8 @@ public enum Conformance {
         public var disagreeingEvents: Int { Set(disagreements.map(\.line)).count }
         /// Trigger indices outside the corpus (or bad counts) the matcher returned.
         public var invalidResults = 0
+        /// A plugin's reason for refusing the case's corpus in `create` (a partial port); nothing was matched.
+        public var refused: String?
     }
 
     /// The default case folder: the current directory's, else the source tree's.
@@ -96,6 +98,8 @@ public enum Conformance {
         let matcher: any Matcher
         do {
             matcher = try make(corpus).make(corpus.set, corpus.vocabulary)
+        } catch let error as InputError where error.path == PluginMatcher.refusalPath {
+            return CaseResult(name: name, events: lines.count, refused: error.reason)
         } catch let error as InputError {
             throw InputError(file: error.file, path: error.path, reason: "case \(name): \(error.reason)")
         }

@@ -10,24 +10,38 @@ public enum PluginAdmission {
     public static let rounds = 40
     public static let seconds = 10.0
 
-    /// Throws `ChecksumMismatch` (exit 1) naming the first case the plugin answers wrongly.
-    public static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws {
+    /// Throws `ChecksumMismatch` (exit 1) naming the first case the plugin answers wrongly. Cases a
+    /// partial plugin's `create` refuses are skipped; refusing all of them is an error (exit 2).
+    /// Returns what was checked, in words ("the 22 conformance cases and 40 generated ones").
+    @discardableResult
+    public static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws -> String {
         let refuse = { (what: String) in
             ChecksumMismatch(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
         }
-        for folder in try Conformance.cases(in: directory) {
+        var agreed = 0
+        let folders = try Conformance.cases(in: directory)
+        for folder in folders {
             let result = try Conformance.check(case: folder) { corpus in library.strategy(corpusJSON: corpus.json, of: corpus.set) }
+            // A partial plugin's refused case checks nothing; it is judged on the cases it takes.
+            if result.refused != nil { continue }
+            agreed += 1
             if let first = result.disagreements.first {
                 throw refuse("it disagrees with reference on conformance case \(result.name), \(first.description)")
             }
             if result.invalidResults > 0 { throw refuse("it broke the plugin ABI on conformance case \(result.name)") }
         }
+        if agreed == 0 {
+            throw HarnessError(what: library.strategyName, reason: "is not measured: its create refused every conformance case, so nothing could be checked; --no-plugin-check measures it anyway (the results record that it was not checked)")
+        }
         var check = GeneratedCheck(contenders: [GeneratedCheck.Contender(plugin: library)], seed: 1)
         check.shrinkBudget = 5
         var finding: GeneratedCheck.Finding?
-        _ = check.run(rounds: rounds, until: Date().addingTimeInterval(seconds)) { finding = $0 }
+        let tally = check.run(rounds: rounds, until: Date().addingTimeInterval(seconds)) { finding = $0 }
         if let finding {
             throw refuse("on generated case \(finding.round) of seed 1 it \(finding.summary)")
         }
+        let generatedRefused = tally.refusedByContender.values.reduce(0, +)
+        return "the \(agreed) conformance cases" + (agreed < folders.count ? " its create took (of \(folders.count))" : "")
+            + " and \(tally.rounds - generatedRefused) generated ones" + (generatedRefused > 0 ? " (of \(tally.rounds))" : "")
     }
 }

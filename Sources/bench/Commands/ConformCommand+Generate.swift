@@ -45,13 +45,24 @@ extension ConformCommand {
         }
         if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
         for contender in contenders where !findings.contains(where: { $0.contender == contender.name }) {
-            try TextOutput.printLine("ok    \(PrintableText.escaped(contender.name)): \(tally.rounds) case\(tally.rounds == 1 ? "" : "s"), \(tally.events) events agree with reference")
+            let refused = tally.refusedByContender[contender.name] ?? 0
+            let checked = tally.rounds - refused
+            if checked == 0 {
+                try TextOutput.printLine("skip  \(PrintableText.escaped(contender.name)): its create refused all \(tally.rounds) generated case\(tally.rounds == 1 ? "" : "s"); nothing was checked")
+                continue
+            }
+            try TextOutput.printLine("ok    \(PrintableText.escaped(contender.name)): " + (refused == 0
+                ? "\(tally.rounds) case\(tally.rounds == 1 ? "" : "s"), \(tally.events) events agree with reference"
+                : "\(checked) of \(tally.rounds) cases agree with reference; its create refused the other \(refused)"))
         }
         try TextOutput.printLine("seed \(seed): \(tally.rounds) generated case\(tally.rounds == 1 ? "" : "s") (\(tally.triggers) triggers, \(tally.events) events) in \(Self.format(Date().timeIntervalSince(started))) s; \(findings.count) of \(contenders.count) matcher\(contenders.count == 1 ? "" : "s") disagree")
         if tally.refusedCorpora > 0 {
             TextOutput.standardError("bench: warning: \(tally.refusedCorpora) generated corpora were refused by the decoder and checked nothing (a generator bug; please report it with the seed)")
         }
         if !findings.isEmpty { throw ExitCode(Exit.regression) }
+        if let all = contenders.first(where: { tally.refusedByContender[$0.name] == tally.rounds }) {
+            throw HarnessError(what: all.name, reason: "refused every generated corpus in create, so nothing was checked")
+        }
     }
 
     /// The command that finds `f` again: the same seed and rounds, this matcher only.

@@ -11,7 +11,9 @@ struct ConformCommand: ParsableCommand {
             Every case is a folder with corpus.json, events.jsonl and expected.jsonl (the replay output). For each event \
             line the set of triggers the matcher reports must equal the line's expected `matched` list. Prints one \
             line per case and the first disagreements of a failing one. This is how a port of the matching rules \
-            (an SDK's matcher) is checked.
+            (an SDK's matcher) is checked. A plugin that covers some rules on purpose may refuse a case's corpus \
+            in create: the case is reported as refused, with the plugin's reason, and the others are still checked. \
+            Exit 1 when a case disagrees; 2 when every case was refused (nothing was checked); else 0.
 
             With --generate, cases are generated instead: seeded corpora and events aimed at every rule's edges \
             (numbers at 2^53 and 2^63, -0, subnormals; canonically equivalent strings; ISO dates and relative dates at \
@@ -81,13 +83,18 @@ struct ConformCommand: ParsableCommand {
             TextOutput.standardError(library.loadedNotice)
         }
         let width = directories.map { ($0 as NSString).lastPathComponent.count }.max() ?? 0
-        var failing = 0
+        var failing = 0, refused = 0
         for directory in directories {
             let result = try Conformance.check(case: directory) { corpus in
                 if let library { return library.strategy(corpusJSON: corpus.json, of: corpus.set) }
                 return StrategyRegistry.named(strategy!)!
             }
             let label = PrintableText.escaped(result.name).padding(toLength: width, withPad: " ", startingAt: 0)
+            if let reason = result.refused {
+                refused += 1
+                try TextOutput.printLine("skip  \(label)  refused by create: \(reason)")
+                continue
+            }
             if result.disagreements.isEmpty, result.invalidResults == 0 {
                 try TextOutput.printLine("ok    \(label)  \(result.events) event\(result.events == 1 ? "" : "s") agree\(result.events == 1 ? "s" : "")")
                 continue
@@ -98,7 +105,12 @@ struct ConformCommand: ParsableCommand {
             try TextOutput.printLine(summary)
             for d in result.disagreements.prefix(show) { try TextOutput.printLine("      \(d.description)") }
         }
-        try TextOutput.printLine("\(name): \(directories.count - failing) of \(directories.count) cases agree")
+        let agreeing = directories.count - failing - refused
+        try TextOutput.printLine("\(name): \(agreeing) of \(directories.count) cases agree" + (refused > 0 ? ", \(refused) refused" : "")
+            + (failing > 0 ? ", \(failing) disagree" : ""))
         if failing > 0 { throw ExitCode(Exit.regression) }
+        if agreeing == 0 {
+            throw HarnessError(what: name, reason: "refused every case's corpus, so nothing was checked; give --cases folders whose rules it covers")
+        }
     }
 }

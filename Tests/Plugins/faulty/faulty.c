@@ -5,6 +5,8 @@
 //   wrong-after-rebuild   matchers after the first (a publication writer's) drop the first match
 //   range-after-rebuild   matchers after the first also report an index past the corpus
 //   batch-count           match_batch does its work, then returns one event more than it was given
+//   refuse-regex          create refuses a corpus with a regex filter: a partial port, correct elsewhere
+//   refuse-all            create refuses every corpus
 // Unset, it is the example plugin. Built with -DTB_TEST_SLOW (CFLAGS), every match is done twice: a
 // correct plugin that costs about twice the instructions, for the gate's tests; with -DTB_TEST_WRONG
 // (or `#define TB_TEST_WRONG` above the include) it always gives the `wrong` fault.
@@ -25,6 +27,10 @@ static void *f_create(const tb_corpus *corpus, const tb_vocabulary *vocabulary, 
                       size_t error_capacity) {
     const char *fault = getenv("TB_TEST_FAULT");
     fault = fault ? fault : "";
+    if ((strcmp(fault, "refuse-regex") == 0 && corpus->regex_count > 0) || strcmp(fault, "refuse-all") == 0) {
+        snprintf(error, error_capacity, "faulty: regex filters are not supported");
+        return NULL;
+    }
     faulty *f = malloc(sizeof *f);
     if (f == NULL) {
         snprintf(error, error_capacity, "faulty: out of memory");
