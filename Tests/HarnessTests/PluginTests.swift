@@ -93,6 +93,29 @@ final class PluginTests: XCTestCase {
         for _ in 0..<2 { XCTAssertNoThrow(try writer.apply(deltas.next())) }
     }
 
+    /// A plugin's build and matcher figures are its own code's; the host's flattening of the corpus is
+    /// timed apart and said under the table. (Its allocations, which need jemalloc in the process, are
+    /// checked on the release build by scripts/test-plugins.)
+    func testAPluginsBuildLeavesTheHostShareOut() throws {
+        let plugin = try Self.build("Examples/Plugins/linear-scan")
+        let spec = try WorkloadSpec.load("default")
+        let set = try WorkloadGenerator.corpus(spec)
+        let json = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
+        let builds = try BuildTiming.measure(set, strategies: [plugin.strategy(corpusJSON: json, of: set)], builds: 5, warmup: 1)
+        let row = try XCTUnwrap(builds.first)
+        XCTAssertGreaterThan(try XCTUnwrap(row.hostMeanMicroseconds), row.meanMicroseconds, "flattening 1,000 triggers outweighs a create that makes one malloc")
+        XCTAssertNil(try BuildTiming.measure(set, strategies: ["compiled"], builds: 2, warmup: 1).first?.hostMeanMicroseconds)
+
+        var c = configuration(try WorkloadSpec.load("tiny"), plugin)
+        c.strategies = ["compiled"]
+        let report = try Runner(c).run()
+        let pluginRow = try XCTUnwrap(report.results.first { $0.strategy == "plugin:linear-scan" })
+        XCTAssertGreaterThan(try XCTUnwrap(pluginRow.memory.hostBuildSeconds), 0)
+        XCTAssertNotNil(pluginRow.memory.hostBytes)
+        XCTAssertNil(report.results.first { $0.strategy == "compiled" }?.memory.hostBuildSeconds)
+        XCTAssertTrue(report.table().contains("plugin:linear-scan: its build took"), report.table())
+    }
+
     func testAWrongPluginFailsTheRunAndConformanceNamesTheCase() throws {
         var spec = try WorkloadSpec.load("tiny")
         spec.events = 3000

@@ -23,6 +23,11 @@ public enum BuildTiming {
         /// jemalloc's bytes in use after the timed deltas minus before them (`measureDeltas`, an even
         /// number of deltas, so the writer holds the same set): what the deltas did not give back.
         public var heapGrowthBytes: Int?
+        /// For a plugin, the host's part of each build (the corpus flattened for the ABI), left out of
+        /// the figures above so they are the plugin's own: mean µs, and one build's mallocs and bytes.
+        public var hostMeanMicroseconds: Double?
+        public var hostAllocationsPerBuild: Double?
+        public var hostBytesPerBuild: Double?
     }
 
     /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
@@ -41,16 +46,18 @@ public enum BuildTiming {
             for _ in 0..<warmup { _ = try strategy.make(set, vocabulary) }
             var nanos: [UInt64] = []
             nanos.reserveCapacity(builds)
+            var host = HostTally()
             for _ in 0..<builds {
                 if pauseMs > 0 { sleep(pauseMs) }
                 let t0 = Clock.now()
                 let matcher = try strategy.make(set, vocabulary)
-                nanos.append(Clock.now() &- t0)
+                nanos.append(host.own(Clock.now() &- t0, of: matcher))
                 withExtendedLifetime(matcher) {}  // freed after the clock stops, as a replaced set would be
             }
             // Allocations of one more build, counted exactly.
-            let counted = try AllocatorStats.counting { try withExtendedLifetime(strategy.make(set, vocabulary)) {} }
-            return row(name, nanos, counted)
+            var last: (any Matcher)?
+            let counted = try AllocatorStats.counting { last = try strategy.make(set, vocabulary) }
+            return host.apply(to: row(name, nanos, counted), last: last.flatMap { $0 as? HostBuildShare })
         }
     }
 
@@ -68,23 +75,53 @@ public enum BuildTiming {
             let rebuildsBefore = writer.rebuilds, redirectsBefore = writer.redirects
             var nanos: [UInt64] = []
             nanos.reserveCapacity(deltas + 1)
+            var host = HostTally()
             let heapBefore = AllocatorStats.allocatedBytes()
             for _ in 0..<(deltas + deltas % 2) {
                 if pauseMs > 0 { Thread.sleep(forTimeInterval: Double(pauseMs) / 1000) }
                 let delta = sequence.next()
                 let t0 = Clock.now()
                 let matcher = try writer.apply(delta)
-                nanos.append(Clock.now() &- t0)
+                nanos.append(host.own(Clock.now() &- t0, of: matcher))
                 withExtendedLifetime(matcher) {}
             }
             let rebuilds = writer.rebuilds - rebuildsBefore, redirected = writer.redirects - redirectsBefore
             let heapGrowth = AllocatorStats.allocatedBytes() - heapBefore
             let delta = sequence.next()
-            let counted = try AllocatorStats.counting { try withExtendedLifetime(writer.apply(delta)) {} }
-            var timed = row(name, nanos, counted, fullRebuilds: rebuilds)
+            var last: (any Matcher)?
+            let counted = try AllocatorStats.counting { last = try writer.apply(delta) }
+            var timed = host.apply(to: row(name, nanos, counted, fullRebuilds: rebuilds), last: last.flatMap { $0 as? HostBuildShare })
             timed.redirected = redirected
             timed.heapGrowthBytes = heapGrowth
             return timed
+        }
+    }
+
+    /// The host's share of a plugin's builds, summed while they are timed, and taken out of its row.
+    struct HostTally {
+        var nanos: UInt64 = 0, builds = 0
+
+        /// The build's own nanoseconds: `total` less the host's share when `matcher` has one.
+        mutating func own(_ total: UInt64, of matcher: any Matcher) -> UInt64 {
+            guard let share = (matcher as? HostBuildShare)?.hostShare else { return total }
+            let hostNanos = min(total, UInt64(max(0, share.seconds) * 1e9))
+            nanos &+= hostNanos
+            builds += 1
+            return total &- hostNanos
+        }
+
+        /// `row` with the host's share reported apart; its allocations are counted on a repeat of the
+        /// host's work for `last` (the counted build's matcher) and taken out of the row's.
+        func apply(to row: Row, last: HostBuildShare?) -> Row {
+            guard builds > 0, let last else { return row }
+            var row = row
+            let hostCounted = AllocatorStats.counting { last.repeatHostWork() }
+            row.hostMeanMicroseconds = Double(nanos) / Double(builds) / 1000
+            row.hostAllocationsPerBuild = Double(hostCounted.requests)
+            row.hostBytesPerBuild = Double(hostCounted.bytes)
+            row.allocationsPerBuild = max(0, row.allocationsPerBuild - Double(hostCounted.requests))
+            row.bytesPerBuild = max(0, row.bytesPerBuild - Double(hostCounted.bytes))
+            return row
         }
     }
 

@@ -153,7 +153,7 @@ public final class PluginLibrary: @unchecked Sendable {
         StrategyRegistry.Strategy(
             name: strategyName, summary: "plugin \(name) \(version) from \(path)",
             make: { [self] set, vocabulary in
-                try PluginMatcher(self, set: set, vocabulary: vocabulary, json: set === original ? corpusJSON : CorpusEncoder.encode(set), options: options)
+                try PluginMatcher(self, set: set, vocabulary: vocabulary, json: { set === original ? corpusJSON : CorpusEncoder.encode(set) }, options: options)
             })
     }
 }

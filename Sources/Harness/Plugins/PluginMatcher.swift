@@ -5,7 +5,7 @@ import TriggerKit
 
 /// A plugin's matcher behind the `Matcher` protocol: timed, counted and checked like a built-in one.
 /// It runs in this process, so a plugin that crashes ends the run (the run says which plugin it loaded).
-public final class PluginMatcher: Matcher, @unchecked Sendable {
+public final class PluginMatcher: Matcher, HostBuildShare, @unchecked Sendable {
     public static let strategyName = "plugin"
 
     public let triggerSet: TriggerSet
@@ -17,10 +17,22 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
     private let corpusTable: UnsafeMutablePointer<tb_corpus>
     private let vocabularyTable: UnsafeMutablePointer<tb_vocabulary>
 
-    init(_ library: PluginLibrary, set: TriggerSet, vocabulary: Vocabulary, json: [UInt8], options: [PluginLibrary.Option] = []) throws {
+    /// The host's part of this build: the corpus written as JSON (for a set a delta made) and flattened
+    /// into the ABI's arrays, before the plugin's `create` runs.
+    let hostShare: HostShare
+    private let vocabulary: Vocabulary
+    private let json: () -> [UInt8]
+    private let options: [PluginLibrary.Option]
+
+    /// `json`: the corpus text handed to the plugin, made (when it must be written) as the host's work.
+    init(_ library: PluginLibrary, set: TriggerSet, vocabulary: Vocabulary, json: @escaping () -> [UInt8], options: [PluginLibrary.Option] = []) throws {
         self.library = library
         triggerSet = set
-        corpus = FlatCorpus(set: set, vocabulary: vocabulary, json: json, options: options)
+        self.vocabulary = vocabulary
+        self.json = json
+        self.options = options
+        let started = Clock.now(), heldBefore = AllocatorStats.threadNetBytes()
+        corpus = FlatCorpus(set: set, vocabulary: vocabulary, json: json(), options: options)
         // The tables the plugin was given must stay at one address until `destroy`.
         hostTable = .allocate(capacity: 1)
         hostTable.initialize(to: tb_host(regex_search: { compiled, bytes, length in
@@ -30,6 +42,7 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
         corpusTable.initialize(to: corpus.corpus)
         vocabularyTable = .allocate(capacity: 1)
         vocabularyTable.initialize(to: corpus.vocabulary)
+        hostShare = HostShare(seconds: Clock.seconds(since: started), bytes: AllocatorStats.threadNetBytes() - heldBefore)
         var error = [CChar](repeating: 0, count: 512)
         guard let made = library.table.create(corpusTable, vocabularyTable, hostTable, &error, error.count) else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -44,6 +57,10 @@ public final class PluginMatcher: Matcher, @unchecked Sendable {
     /// The `path` of the `InputError` a plugin's `create` refusing a corpus throws: a partial plugin's
     /// refusal, which `bench conform` reports per case rather than as a failure of the run.
     static let refusalPath = "create"
+
+    func repeatHostWork() {
+        withExtendedLifetime(FlatCorpus(set: triggerSet, vocabulary: vocabulary, json: json(), options: options)) {}
+    }
 
     deinit {
         library.table.destroy(handle)

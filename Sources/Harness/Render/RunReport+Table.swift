@@ -91,10 +91,23 @@ extension RunReport {
                                   r.strategy, r.key.publication.rawValue, r.key.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
+        out += hostShareLines()
         out += repetitionSpreadLines()
         out.append(Self.legend(results.compactMap(\.latencyNs).first))
         return out.joined(separator: "\n")
     }
+
+    /// A plugin row's matcher KB and build are its own code's; what the host did for it is said apart.
+    func hostShareLines() -> [String] {
+        var seen = Set<String>()
+        return results.compactMap { r in
+            guard let seconds = r.memory.hostBuildSeconds, let bytes = r.memory.hostBytes, seen.insert(r.strategy).inserted else { return nil }
+            return "\(r.strategy): its build took \(String(format: "%.3f", r.memory.buildSeconds * 1000)) ms and holds \(Self.bytes(r.memory.matcherBytes ?? 0)); "
+                + "the host's share apart (the corpus flattened for the ABI): \(String(format: "%.3f", seconds * 1000)) ms, \(Self.bytes(bytes))"
+        }
+    }
+
+    static func bytes(_ n: Int) -> String { abs(n) < 10_240 ? "\(n) bytes" : String(format: "%.0f KB", Double(n) / 1024) }
 
     /// What the columns are, under the table.
     static func legend(_ latency: EventLatency?) -> String {

@@ -8,4 +8,8 @@ public struct MemoryFigures: Codable, Sendable, Equatable {
     public var matcherBytes: Int?
     /// Bytes of one reader thread's scratch.
     public var scratchBytes: Int?
+    /// For a plugin, the host's part of the build (the corpus flattened for the ABI, and written as JSON
+    /// for a set a delta made): not in `buildSeconds` and `matcherBytes`, which are the plugin's own.
+    public var hostBuildSeconds: Double?
+    public var hostBytes: Int?
 }

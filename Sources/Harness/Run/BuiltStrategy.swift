@@ -26,8 +26,13 @@ struct BuiltStrategy {
         let heldBefore = AllocatorStats.threadNetBytes()
         let buildStart = Clock.now()
         let matcher = try strategy.make(input.set, input.vocabulary)
-        let buildSeconds = Clock.seconds(since: buildStart)
-        let matcherBytes = AllocatorStats.threadNetBytes() - heldBefore
+        var buildSeconds = Clock.seconds(since: buildStart)
+        var matcherBytes = AllocatorStats.threadNetBytes() - heldBefore
+        let host = (matcher as? HostBuildShare)?.hostShare
+        if let host {
+            buildSeconds = max(0, buildSeconds - host.seconds)
+            matcherBytes -= host.bytes
+        }
         gaugesAfterBuild = AllocatorStats.gauges()
         self.matcher = matcher
         count = strategy.name == ReferenceMatcher.strategyName ? referenceEvents : events.count
@@ -46,7 +51,7 @@ struct BuiltStrategy {
                                          events: events, referenceEvents: configuration.referenceEvents)
         let allocations = Self.measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
         memory = MemoryFigures(allocationsPerEvent: allocations.count, bytesPerEvent: allocations.bytes, buildSeconds: buildSeconds,
-                               matcherBytes: matcherBytes, scratchBytes: scratchBytes)
+                               matcherBytes: matcherBytes, scratchBytes: scratchBytes, hostBuildSeconds: host?.seconds, hostBytes: host?.bytes)
     }
 
     /// Exact allocations and bytes per event in steady state: a warm pass, then a counted pass over the

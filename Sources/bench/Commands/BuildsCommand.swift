@@ -78,5 +78,10 @@ struct BuildsCommand: ParsableCommand {
                 + (r.redirected.map { String(format: "  %10d", $0) } ?? "")
                 + (r.heapGrowthBytes.map { String(format: "  %+10.1f", Double($0) / 1024) } ?? ""))
         }
+        for r in rows {
+            guard let us = r.hostMeanMicroseconds, let mallocs = r.hostAllocationsPerBuild, let bytes = r.hostBytesPerBuild else { continue }
+            try TextOutput.printLine("\(r.strategy): its own create (and destroy) above; the host's share apart, per \(unit): "
+                + String(format: "%.1f µs, %.0f mallocs, %.1f KB (the corpus flattened for the ABI)", us, mallocs, bytes / 1024))
+        }
     }
 }
