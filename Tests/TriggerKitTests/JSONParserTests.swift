@@ -7,6 +7,20 @@ final class JSONParserTests: XCTestCase {
                        .array([.int(3), .double(3), .int(0), .int(.max), .double(9_223_372_036_854_775_808)]))
     }
 
+    /// Serialized text escapes what JSON requires (quote, backslash, every control character, in
+    /// lowercase \u00xx or the short forms) and keeps everything else as UTF-8, and it reads back equal.
+    func testSerializedStringsEscapeControlCharactersAndReadBack() throws {
+        let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
+        let text = "a\"b\\c/é€𝄞" + controls
+        let value = JSONValue.object([("k\u{1}", .array([.string(text), .int(-3), .double(0.5), .bool(true), .null]))])
+        let serialized = value.serialized
+        XCTAssertTrue(serialized.hasPrefix(#"{"k\u0001":["a\"b\\c/é€𝄞\u0000\u0001"#), serialized)
+        XCTAssertTrue(serialized.contains(#"\u0008\t\n\u000b\u000c\r\u000e"#), serialized)
+        XCTAssertTrue(serialized.hasSuffix(#"\u001f",-3,0.5,true,null]}"#), serialized)
+        XCTAssertEqual(try JSONParser.parse(serialized), value)
+        XCTAssertEqual(value.serializedBytes(keepingDoubles: false), Array(serialized.utf8))
+    }
+
     func testDeepNestingIsAnErrorNotAStackOverflow() {
         let hostile = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         XCTAssertThrowsError(try JSONParser.parse(hostile)) { error in

@@ -7,7 +7,7 @@
 /// as a time, since it may have been rounded from above); custom action categories follow the four
 /// standard ones.
 public enum CorpusEncoder {
-    public static func encode(_ set: TriggerSet) -> [UInt8] { Array(json(set).serialized(keepingDoubles: true).utf8) }
+    public static func encode(_ set: TriggerSet) -> [UInt8] { json(set).serializedBytes(keepingDoubles: true) }
 
     public static func json(_ set: TriggerSet) -> JSONValue {
         var settings: [(key: String, value: JSONValue)] = [("minimum_trigger_interval", number(set.minimumTriggerInterval))]
