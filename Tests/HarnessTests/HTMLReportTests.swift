@@ -75,4 +75,18 @@ final class HTMLReportTests: XCTestCase {
         XCTAssertNoThrow(try XMLDocument(xmlString: html))
         XCTAssertTrue(html.contains("not comparable"), "a refusal is reported, not thrown")
     }
+
+    /// A results file that is the baseline itself is never the one judged against it.
+    func testTheBaselineSectionJudgesARunThatIsNotTheBaselineItself() throws {
+        var spec = try WorkloadSpec.load("tiny")
+        spec.events = 1000
+        let one = try run(spec), two = try run(spec)
+        var report = HTMLReport(inputs: [.run(one, file: "base.json"), .run(two, file: "new.json")], baseline: (one, "base.json"))
+        XCTAssertEqual(report.judged?.file, "base.json")
+        report.sameAsBaseline = ["base.json"]
+        XCTAssertEqual(report.judged?.file, "new.json")
+        report.inputs.removeLast()
+        XCTAssertNil(report.judged)
+        XCTAssertFalse(report.sections.map(\.id).contains("gate"))
+    }
 }

@@ -168,11 +168,12 @@ public enum Gate {
     static func refuseDifferences(_ fields: [(name: String, baseline: String, current: String)], what: String, refusal: String,
                                   fix: String, options: Options, notes: inout [String]) throws {
         var refused: [String] = []
+        func shown(_ value: String) -> String { value.isEmpty ? "none" : value }
         for (name, bv, cv) in fields where bv != cv {
             if options.allowedDifferences.contains(name) || options.allowedDifferences.contains("all") {
-                notes.append("\(what) differs, allowed by --allow-difference: \(name) baseline \(bv), current \(cv)")
+                notes.append("\(what) differs, allowed by --allow-difference: \(name) baseline \(shown(bv)), current \(shown(cv))")
             } else {
-                refused.append("\(name) (baseline \(bv), current \(cv))")
+                refused.append("\(name) (baseline \(shown(bv)), current \(shown(cv)))")
             }
         }
         if !refused.isEmpty {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import TriggerKit
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,6 +41,18 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("--baseline compares a results file, and only sweep files were given")
         }
         var report = HTMLReport(inputs: inputs, baseline: base)
+        if let baseline {
+            // A results file given also as the baseline would be judged against itself ("no regression").
+            let digest = { (path: String) in SHA256.hex(of: try InputFile.read(path, limit: RunReport.maxFileBytes)) }
+            let baseDigest = try digest(baseline)
+            for case .run(_, let file) in inputs where try digest(file) == baseDigest { report.sameAsBaseline.insert(file) }
+            guard let judged = report.judged else {
+                throw ValidationError("--baseline \(baseline) is the only results file given (\(report.sameAsBaseline.sorted().joined(separator: ", ")) holds the same bytes): it would be judged against itself; give a current results file too")
+            }
+            if !report.sameAsBaseline.isEmpty {
+                TextOutput.standardError("bench: note: \(report.sameAsBaseline.sorted().map(PrintableText.escaped).joined(separator: ", ")) is the baseline itself; the baseline section judges \(PrintableText.escaped(judged.file))")
+            }
+        }
         report.gateOptions.allowedDifferences = try CheckCommand.allowedDifferences(allowDifference)
         try output.commit(with: Data(report.html().utf8))
         TextOutput.standardError("bench: wrote \(PrintableText.escaped(html)): " + report.sections.map { PrintableText.escaped($0.title) }.joined(separator: ", "))

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Mean ns/event per row as horizontal bars on a log scale, with a whisker: the bootstrap 95 % interval
-/// of the mean (none with one repetition), or p50–p99 of single events (the mean's interval for rows
-/// without single-event timings).
+/// Mean ns/event per row as a dot on a log scale (a dot plot: a bar's length on a log axis that starts
+/// at 1 or 10 ns would not show cost), with a whisker: the bootstrap 95 % interval of the mean (none
+/// with one repetition), or p50–p99 of single events (the mean's interval for rows without
+/// single-event timings).
 struct BarChart {
     enum Whisker { case meanInterval, percentiles }
 
@@ -29,7 +30,7 @@ struct BarChart {
         var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(left + plotWidth + 90))\" height=\"\(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\"\(standalone ? " color=\"black\"" : "")>\n"
         if standalone { s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n" }
         let legend = whisker == .meanInterval ? "95 % interval of the mean over the repetitions" : "p50–p99 of single events"
-        let title = "\(report.workload.name): mean ns per event (log scale); whisker: \(legend)"
+        let title = "\(report.workload.name): mean ns per event (dots, log scale); whisker: \(legend)"
         s += "<text x=\"10\" y=\"18\" font-weight=\"bold\" fill=\"currentColor\">\(LineChart.escape(title))</text>\n"
         var decade = lo
         while decade <= hi {
@@ -42,8 +43,10 @@ struct BarChart {
             let y = top + Double(k) * rowHeight
             let name = r.key.label
             s += "<text x=\"\(left - 8)\" y=\"\(y + 16)\" text-anchor=\"end\" fill=\"currentColor\">\(LineChart.escape(name))</text>\n"
-            s += "<rect x=\"\(left)\" y=\"\(y + 5)\" width=\"\(max(x(r.timing.nsPerEvent.mean) - left, 1))\" height=\"\(rowHeight - 10)\" fill=\"\(LineChart.color(r.strategy, index: k))\"/>\n"
-            var labelX = x(r.timing.nsPerEvent.mean)
+            // A guide across the whole plot, so no length is read from it; the dot is the value.
+            s += "<line x1=\"\(left)\" y1=\"\(y + rowHeight / 2)\" x2=\"\(left + plotWidth)\" y2=\"\(y + rowHeight / 2)\" stroke=\"currentColor\" stroke-opacity=\"0.12\" stroke-dasharray=\"2 3\"/>\n"
+            s += "<circle cx=\"\(x(r.timing.nsPerEvent.mean))\" cy=\"\(y + rowHeight / 2)\" r=\"6\" fill=\"\(LineChart.color(r.strategy, index: k))\"/>\n"
+            var labelX = x(r.timing.nsPerEvent.mean) + 4
             if let (low, high) = range(r) {
                 let a = x(low), b = x(high), wy = y + rowHeight / 2
                 s += "<line x1=\"\(a)\" y1=\"\(wy)\" x2=\"\(b)\" y2=\"\(wy)\" stroke=\"currentColor\" stroke-width=\"1.5\"/>\n"

@@ -14,14 +14,16 @@ struct LineChart {
     var xLabel: String
     var yLabel: String
     var series: [Series]
-    /// Category names for x = 0, 1, 2, …; nil for a log-scaled numeric x axis.
+    /// Category names for x = 0, 1, 2, …; nil for a log-scaled numeric x axis. A "\n" in a name
+    /// breaks its tick label into lines.
     var categories: [String]?
     var width = 760.0
     var plotHeight = 300.0
 
     func svg(standalone: Bool) -> String {
         let left = 70.0, top = 40.0, right = 80.0
-        let legendTop = top + plotHeight + 48
+        let tickLines = Double(categories?.map { $0.split(separator: "\n").count }.max() ?? 1)
+        let xLabelY = top + plotHeight + 22 + 14 * tickLines, legendTop = xLabelY + 16
         let height = legendTop + Double(series.count) * 18 + 12
         let plotWidth = width - left - right
         let all = series.flatMap(\.points).filter { $0.y > 0 && (categories != nil || $0.x > 0) }
@@ -49,7 +51,9 @@ struct LineChart {
         while decade <= yHi {
             let gy = y(pow(10, decade))
             s += "<line x1=\"\(left)\" y1=\"\(gy)\" x2=\"\(left + plotWidth)\" y2=\"\(gy)\" stroke=\"currentColor\" stroke-opacity=\"0.15\"/>\n"
-            s += "<text x=\"\(left - 6)\" y=\"\(gy + 4)\" text-anchor=\"end\" fill=\"currentColor\">\(Self.number(pow(10, decade)))</text>\n"
+            // Lifted off the bottom edge, so the lowest label stays clear of the x labels below it.
+            let labelY = decade == yLo ? gy - 2 : gy + 4
+            s += "<text x=\"\(left - 8)\" y=\"\(labelY)\" text-anchor=\"end\" fill=\"currentColor\">\(Self.number(pow(10, decade)))</text>\n"
             decade += 1
         }
         s += "<text transform=\"translate(14 \(top + plotHeight / 2)) rotate(-90)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(yLabel))</text>\n"
@@ -64,13 +68,20 @@ struct LineChart {
         for (value, label) in ticks {
             let tx = x(value)
             s += "<line x1=\"\(tx)\" y1=\"\(top)\" x2=\"\(tx)\" y2=\"\(top + plotHeight)\" stroke=\"currentColor\" stroke-opacity=\"0.08\"/>\n"
-            let halfWidth = Double(label.count) * 3.5
-            if tx - halfWidth > lastLabelEnd + 4 {
-                s += "<text x=\"\(tx)\" y=\"\(top + plotHeight + 16)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(label))</text>\n"
-                lastLabelEnd = tx + halfWidth
+            let lines = label.split(separator: "\n").map(String.init)
+            let halfWidth = Double(lines.map(\.count).max() ?? 0) * 3.5
+            // Kept inside the picture: the first and last labels of a wide axis would be cut off.
+            let cx = min(max(tx, halfWidth + 2), width - halfWidth - 2)
+            if cx - halfWidth > lastLabelEnd + 4 {
+                s += "<text x=\"\(cx)\" y=\"\(top + plotHeight + 18)\" text-anchor=\"middle\" fill=\"currentColor\">"
+                for (n, line) in lines.enumerated() {
+                    s += "<tspan x=\"\(cx)\" dy=\"\(n == 0 ? 0 : 14)\">\(Self.escape(line))</tspan>"
+                }
+                s += "</text>\n"
+                lastLabelEnd = cx + halfWidth
             }
         }
-        s += "<text x=\"\(left + plotWidth / 2)\" y=\"\(top + plotHeight + 36)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(xLabel))</text>\n"
+        s += "<text x=\"\(left + plotWidth / 2)\" y=\"\(xLabelY)\" text-anchor=\"middle\" fill=\"currentColor\">\(Self.escape(xLabel))</text>\n"
         s += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(plotHeight)\" fill=\"none\" stroke=\"currentColor\" stroke-opacity=\"0.4\"/>\n"
         for (k, line) in series.enumerated() {
             let points = line.points.filter { $0.y > 0 && (categories != nil || $0.x > 0) }.sorted { $0.x < $1.x }

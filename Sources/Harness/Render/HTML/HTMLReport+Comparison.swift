@@ -38,7 +38,7 @@ extension HTMLReport {
         for group in trendGroups {
             let labels = group.runs.enumerated().map { k, r in
                 // Date and time: runs of one commit on one day are the usual trend.
-                r.run.map { ($0.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + " " + String($0.timestamp.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "run \(k + 1)"
+                r.run.map { ($0.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + "\n" + String($0.timestamp.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "run \(k + 1)"
             }
             var names: [String] = []
             for r in group.runs { for row in r.results where row.key.isPlain && !names.contains(row.strategy) { names.append(row.strategy) } }

@@ -12,6 +12,8 @@ public struct HTMLReport {
 
     public var inputs: [Input]
     public var baseline: (report: RunReport, file: String)?
+    /// Results files that are the baseline itself (the same bytes): never the run judged against it.
+    public var sameAsBaseline: Set<String> = []
     /// How the baseline comparison judges (the wall clock is always informational here).
     public var gateOptions = Gate.Options()
 
@@ -34,6 +36,11 @@ public struct HTMLReport {
         inputs.compactMap { if case .run(let r, let f) = $0 { return (r, f) } else { return nil } }
     }
 
+    /// The run the baseline section judges: the first results file that is not the baseline itself.
+    public var judged: (report: RunReport, file: String)? {
+        runs.first { !sameAsBaseline.contains($0.file) }
+    }
+
     var sweeps: [(sweep: Sweep, file: String)] {
         inputs.compactMap { if case .sweep(let s, let f) = $0 { return (s, f) } else { return nil } }
     }
@@ -44,7 +51,7 @@ public struct HTMLReport {
         // Named with their file: several runs of one workload are the usual case.
         for (k, run) in runs.enumerated() { out.append(("run-\(k + 1)", "Run: \(run.report.workload.name) (\((run.file as NSString).lastPathComponent))")) }
         for (k, s) in sweeps.enumerated() { out.append(("sweep-\(k + 1)", "Sweep: \(s.sweep.workload)")) }
-        if baseline != nil, !runs.isEmpty { out.append(("gate", "Against the baseline")) }
+        if baseline != nil, judged != nil { out.append(("gate", "Against the baseline")) }
         if !trendGroups.isEmpty { out.append(("trend", "Trend")) }
         return out
     }
@@ -68,7 +75,7 @@ public struct HTMLReport {
         page += "</ul></nav>\n"
         for (k, run) in runs.enumerated() { page += runSection(run.report, file: run.file, id: "run-\(k + 1)") }
         for (k, s) in sweeps.enumerated() { page += sweepSection(s.sweep, file: s.file, id: "sweep-\(k + 1)") }
-        if let baseline, let current = runs.first { page += gateSection(baseline: baseline, current: current) }
+        if let baseline, let current = judged { page += gateSection(baseline: baseline, current: current) }
         if !trendGroups.isEmpty { page += trendSection() }
         return page + "</body>\n</html>\n"
     }
