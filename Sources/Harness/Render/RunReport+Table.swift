@@ -87,14 +87,22 @@ extension RunReport {
                            n, k, (r.publishing?.rebuildCpuMsPerPublication ?? 0) * 1000, r.publishing?.fullRebuilds ?? 0,
                            r.publishing?.redirected.map { ", \($0) redirected" } ?? "")
                 } ?? String(format: "%d rebuilt sets published (%.3f ms to build each, %.3f ms of writer CPU)", n, r.publishing?.rebuildMsPerPublication ?? 0, r.publishing?.rebuildCpuMsPerPublication ?? 0)
-                out.append(String(format: "%@ %@ ×%d: %@; heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
-                                  r.strategy, r.key.publication.rawValue, r.key.threads, made, Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
+                out.append(String(format: "%@ %@ ×%d: %@; %@heap %.2f MB before the writer, %.2f MB after (Δ %+.3f MB: what replaced sets did not give back)",
+                                  r.strategy, r.key.publication.rawValue, r.key.threads, made, throughputKept(r), Double(before) / 1e6, Double(after) / 1e6, Double(after - before) / 1e6))
             }
         }
         out += hostShareLines()
         out += repetitionSpreadLines()
         out.append(Self.legend(results.compactMap(\.latencyNs).first))
         return out.joined(separator: "\n")
+    }
+
+    /// "readers kept 96.4 % of the unpublished row's events/s; " for a publication row whose strategy
+    /// and thread count also ran unpublished in this run (empty otherwise).
+    func throughputKept(_ r: StrategyResult) -> String {
+        guard let plain = results.first(where: { $0.strategy == r.strategy && $0.key.threads == r.key.threads && $0.key.publication == .none }),
+              plain.timing.eventsPerSecond > 0 else { return "" }
+        return String(format: "readers kept %.1f %% of the unpublished row's events/s; ", r.timing.eventsPerSecond / plain.timing.eventsPerSecond * 100)
     }
 
     /// A plugin row's matcher KB and build are its own code's; what the host did for it is said apart.
