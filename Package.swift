@@ -58,6 +58,8 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("jemalloc")]),
         .testTarget(name: "TriggerKitTests", dependencies: ["TriggerKit"]),
+        // docs/plugins.md's reference of the Swift plugin kit, compiled.
+        .testTarget(name: "PluginKitTests", dependencies: ["TriggerBenchPluginKit"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "TriggerKit", "Workload"]),
         .testTarget(name: "PublishingTests", dependencies: ["TriggerKit"]),
         .testTarget(name: "DifferentialTests", dependencies: ["Workload", "TriggerKit"]),
