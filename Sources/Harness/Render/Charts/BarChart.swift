@@ -45,7 +45,6 @@ struct BarChart {
             s += "<text x=\"\(left - 8)\" y=\"\(y + 16)\" text-anchor=\"end\" fill=\"currentColor\">\(LineChart.escape(name))</text>\n"
             // A guide across the whole plot, so no length is read from it; the dot is the value.
             s += "<line x1=\"\(left)\" y1=\"\(y + rowHeight / 2)\" x2=\"\(left + plotWidth)\" y2=\"\(y + rowHeight / 2)\" stroke=\"currentColor\" stroke-opacity=\"0.12\" stroke-dasharray=\"2 3\"/>\n"
-            s += "<circle cx=\"\(x(r.timing.nsPerEvent.mean))\" cy=\"\(y + rowHeight / 2)\" r=\"6\" fill=\"\(LineChart.color(r.strategy, index: k))\"/>\n"
             var labelX = x(r.timing.nsPerEvent.mean) + 4
             if let (low, high) = range(r) {
                 let a = x(low), b = x(high), wy = y + rowHeight / 2
@@ -54,6 +53,8 @@ struct BarChart {
                 s += "<line x1=\"\(b)\" y1=\"\(wy - 5)\" x2=\"\(b)\" y2=\"\(wy + 5)\" stroke=\"currentColor\" stroke-width=\"1.5\"/>\n"
                 labelX = max(labelX, b)
             }
+            // Over the whisker, so the value stays visible when the interval is narrow.
+            s += "<circle cx=\"\(x(r.timing.nsPerEvent.mean))\" cy=\"\(y + rowHeight / 2)\" r=\"6\" fill=\"\(LineChart.color(r.strategy, index: k))\"/>\n"
             s += "<text x=\"\(labelX + 6)\" y=\"\(y + 16)\" fill=\"currentColor\">\(RunReport.ns(r.timing.nsPerEvent.mean)) ns</text>\n"
         }
         return s + "</svg>\n"
