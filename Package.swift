@@ -28,7 +28,8 @@ let package = Package(
         .target(name: "CPrefetch"),
         // Deterministic synthetic corpora and event streams, written into replay buffers.
         .target(name: "Workload", dependencies: ["TriggerKit"]),
-        // Replay, explain and the measuring harness; knows TriggerKit's public API only.
+        // Replay, explain and the measuring harness; uses TriggerKit's public API and its `package`
+        // declarations (what the harness needs and an embedder does not).
         .target(
             name: "Harness",
             dependencies: [
@@ -49,7 +50,7 @@ let package = Package(
         .target(name: "CCallgrind"),
         // jemalloc's header; only `bench` links the library (Harness finds mallctl at run time).
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
-        // The executable: argument parsing only.
+        // The executable: the commands (their options, checks and printing) over Harness.
         .executableTarget(
             name: "bench",
             dependencies: [

@@ -7,7 +7,7 @@
  * replace `create` with your own build step and `match` with your own lookup, and keep the
  * filter semantics below (they are the oracle's, docs/semantics.md).
  *
- * Build: scripts/build-plugin Examples/Plugins/linear-scan
+ * Build: build-plugin "$TRIGGERBENCH/Examples/Plugins/linear-scan" (README: the export line)
  */
 #include "trigger_bench_plugin.h"
 

@@ -1,4 +1,4 @@
-/// The strategies (docs/strategies.md) by name; the harness knows only this and the `Matcher` protocol.
+/// The strategies (docs/strategies.md) by name, each a way to build a `Matcher` (and a delta writer).
 public enum StrategyRegistry {
     public struct Strategy: Sendable {
         public let name: String
