@@ -8,8 +8,7 @@ let fuzzBaseSet = try! CorpusDecoder.decode(bytes: Array("""
       {"id": "c", "conditions": [{"type": "session_start"}]}]}
     """.utf8))
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDeltaDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzDeltaDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let delta = try? DeltaDecoder.decode(bytes: bytes) else { return 0 }
     let expected = try? fuzzBaseSet.applying(delta)

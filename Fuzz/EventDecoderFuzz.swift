@@ -9,8 +9,7 @@ let fuzzCorpus = try! CorpusDecoder.decode(bytes: Array("""
     """.utf8))
 let fuzzReference = ReferenceMatcher(fuzzCorpus)
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzEventDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzEventDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let event = try? EventDecoder.decode(line: bytes) else { return 0 }
     let vocabulary = Vocabulary(fuzzCorpus)
