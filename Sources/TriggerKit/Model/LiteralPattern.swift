@@ -3,22 +3,22 @@
 /// its runs in order, ASCII case folded, on texts where that is exactly RE2's answer: no U+017F or
 /// U+212A (which RE2 folds with `s` and `k`) and, between runs, no newline (which `.` does not match).
 /// Anything else is left to RE2.
-struct LiteralPattern: Sendable {
-    let anchoredStart: Bool
-    let anchoredEnd: Bool
-    /// Lowercased, each non-empty, zero-padded to whole words (`ASCIIFold.equal` reads them so).
-    let runs: [[UInt8]]
-    let lengths: [Int]
+@usableFromInline struct LiteralPattern: Sendable {
+    /// The pattern as words, laid out for `matches(flat:)`: word 0 holds bit 0 `^`, bit 1 `$` and the run
+    /// count from bit 8; then per run its length and its bytes, lowercased and zero-padded to whole words
+    /// (`ASCIIFold.equal` reads them so). One buffer, so a program can keep every pattern in one table
+    /// and a check reads one place rather than a chain of objects.
+    let flat: [UInt64]
 
     /// The pattern's literals, or nil when it is anything more (read in NFC, as RE2 compiles it).
     init?(nfc p: [UInt8]) {
         var i = 0, end = p.count
-        anchoredStart = p.first == UInt8(ascii: "^")
+        let anchoredStart = p.first == UInt8(ascii: "^")
         if anchoredStart { i = 1 }
         // A final `$` that is not itself escaped (an even run of backslashes before it).
         var slashes = 0
         while end - 2 - slashes >= i, p[end - 2 - slashes] == UInt8(ascii: "\\") { slashes += 1 }
-        anchoredEnd = end > i && p[end - 1] == UInt8(ascii: "$") && slashes % 2 == 0
+        let anchoredEnd = end > i && p[end - 1] == UInt8(ascii: "$") && slashes % 2 == 0
         if anchoredEnd { end -= 1 }
         var runs: [[UInt8]] = [[]]
         while i < end {
@@ -39,33 +39,48 @@ struct LiteralPattern: Sendable {
             }
         }
         guard !runs[runs.count - 1].isEmpty else { return nil }
-        lengths = runs.map(\.count)
-        self.runs = runs.map { $0 + [UInt8](repeating: 0, count: 8 - $0.count % 8) }
+        var flat: [UInt64] = [(anchoredStart ? 1 : 0) | (anchoredEnd ? 2 : 0) | UInt64(runs.count) << 8]
+        for run in runs {
+            flat.append(UInt64(run.count))
+            let padded = run + [UInt8](repeating: 0, count: 8 - run.count % 8)
+            for w in stride(from: 0, to: padded.count, by: 8) {
+                flat.append((0..<8).reduce(0) { $0 | UInt64(padded[w + $1]) << (8 * UInt64($1)) })
+            }
+        }
+        self.flat = flat
     }
 
     /// Whether the pattern matches `text`, or nil when only RE2 can say.
     func matches(_ text: UnsafePointer<UInt8>, count n: Int) -> Bool? {
-        if ASCIIFold.foldsOutsideASCII(text, count: n) || runs.count > 1 && ASCIIFold.hasNewline(text, count: n) { return nil }
-        var at = 0
-        for r in runs.indices {
-            let m = lengths[r], last = r == runs.count - 1
-            let found = runs[r].withUnsafeBufferPointer { run -> Bool in
-                let run = run.baseAddress!
-                if r == 0 && anchoredStart {
-                    guard ASCIIFold.equal(text, at: 0, count: n, run, count: m) else { return false }
-                    at = m
-                    return !(last && anchoredEnd) || n == m
+        flat.withUnsafeBufferPointer { Self.matches(flat: $0.baseAddress!, text, count: n) }
+    }
+
+    /// Whether the pattern laid out at `flat` (see `flat`) matches `text`, or nil when only RE2 can say.
+    @usableFromInline
+    static func matches(flat: UnsafePointer<UInt64>, _ text: UnsafePointer<UInt8>, count n: Int) -> Bool? {
+        let head = flat[0], anchoredStart = head & 1 != 0, anchoredEnd = head & 2 != 0, runs = Int(head >> 8)
+        if ASCIIFold.foldsOutsideASCII(text, count: n) || runs > 1 && ASCIIFold.hasNewline(text, count: n) { return nil }
+        var at = 0, word = 1
+        for r in 0..<runs {
+            let m = Int(flat[word]), last = r == runs - 1
+            let run = UnsafeRawPointer(flat + word + 1).assumingMemoryBound(to: UInt8.self)
+            word += 2 + m / 8
+            if r == 0 && anchoredStart {
+                guard ASCIIFold.equal(text, at: 0, count: n, run, count: m) else { return false }
+                at = m
+                if last && anchoredEnd && n != m { return false }
+                continue
+            }
+            if last && anchoredEnd { return n - m >= at && ASCIIFold.equal(text, at: n - m, count: n, run, count: m) }
+            let first = run[0]
+            var found = false
+            while at + m <= n {
+                if ASCIIFold.lower(text[at]) == first, ASCIIFold.equal(text, at: at, count: n, run, count: m) {
+                    at += m
+                    found = true
+                    break
                 }
-                if last && anchoredEnd { return n - m >= at && ASCIIFold.equal(text, at: n - m, count: n, run, count: m) }
-                let first = run[0]
-                while at + m <= n {
-                    if ASCIIFold.lower(text[at]) == first, ASCIIFold.equal(text, at: at, count: n, run, count: m) {
-                        at += m
-                        return true
-                    }
-                    at += 1
-                }
-                return false
+                at += 1
             }
             if !found { return false }
         }

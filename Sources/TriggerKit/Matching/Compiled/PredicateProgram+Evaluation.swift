@@ -186,13 +186,13 @@ extension PredicateProgram.Tables {
             }
             let found = lo < Int(p.aux + p.auxCount) && stringSets[lo] == id
             return found == (p.code == .strIn)
-        case .regex: return regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
-        case .notRegex: return !regexMatches(slot: Int(p.aux), string: Int(bits), in: events, scratch: scratch)
+        case .regex: return regexMatches(slot: Int(p.aux), literal: p.auxCount, string: Int(bits), in: events, scratch: scratch)
+        case .notRegex: return !regexMatches(slot: Int(p.aux), literal: p.auxCount, string: Int(bits), in: events, scratch: scratch)
         case .boolEq: return bits == p.constBits
         case .boolNe: return bits != p.constBits
         default:
             if p.code.rawValue >= PredicateProgram.Code.regexSearch.rawValue {
-                return search(Int(p.aux), Int(bits), events) == (p.code == .regexSearch)
+                return search(Int(p.aux), literal: p.auxCount, Int(bits), events) == (p.code == .regexSearch)
             }
             let d = Double(bitPattern: bits), c = Double(bitPattern: p.constBits), t = events.times[i]
             switch p.code {
@@ -206,18 +206,22 @@ extension PredicateProgram.Tables {
         }
     }
 
-    /// The regex in `slot` searched in string `id`'s bytes.
+    /// The regex in `slot` searched in string `id`'s bytes: by its literal-only form at `literal` in
+    /// `literals` when it has one (-1: none) and that is exact for the text, else by the regex object.
     @inlinable @inline(__always)
-    func search(_ slot: Int, _ id: Int, _ events: EventView) -> Bool {
+    func search(_ slot: Int, literal: Int32, _ id: Int, _ events: EventView) -> Bool {
         let text = events.utf8(id)
+        if literal >= 0, let answer = LiteralPattern.matches(flat: literals + Int(literal), text.start, count: text.count) {
+            return answer
+        }
         return regexes[slot].search(text.start, count: text.count)
     }
 
     /// The regex in `slot` searched in string `id`, memoised per (slot, string) in the scratch.
     @inlinable
-    func regexMatches(slot: Int, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return search(slot, id, events) }
-        if cell.pointee == 0 { cell.pointee = search(slot, id, events) ? 2 : 1 }
+    func regexMatches(slot: Int, literal: Int32, string id: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        guard let cell = scratch.regexMemoCell(slot: slot, string: id) else { return search(slot, literal: literal, id, events) }
+        if cell.pointee == 0 { cell.pointee = search(slot, literal: literal, id, events) ? 2 : 1 }
         return cell.pointee == 2
     }
 }

@@ -25,6 +25,7 @@
         @usableFromInline var constBits: UInt64
         /// Start in the set pools (`in`/`not_in`) or the regex slot.
         @usableFromInline var aux: Int32
+        /// The set's size (`in`/`not_in`); for a regex, its literal-only form's start in `literals`, or -1.
         @usableFromInline var auxCount: Int32
     }
 
@@ -58,6 +59,10 @@
     /// Distinct regexes; a predicate's `aux` is its slot here.
     @usableFromInline package let regexes: [CompiledRegex]
     @usableFromInline let regexBuffer: FrozenBuffer<CompiledRegex>
+    /// Every literal-only regex (`LiteralPattern.flat`) end to end: a candidate's pattern is one read
+    /// from its predicate, not a walk through the regex object and its arrays (a cache miss each at
+    /// 10,000 rules and more).
+    @usableFromInline let literals: FrozenBuffer<UInt64>
     /// Raw views of the buffers above for the evaluation loops (valid while this program lives).
     @usableFromInline let tables: Tables
 
@@ -70,6 +75,7 @@
         @usableFromInline let numberSetTags: UnsafeMutablePointer<UInt8>
         @usableFromInline let numberSetBits: UnsafeMutablePointer<UInt64>
         @usableFromInline let regexes: UnsafeMutablePointer<CompiledRegex>
+        @usableFromInline let literals: UnsafeMutablePointer<UInt64>
     }
 
     /// `order`: the conditions (condition `k` of trigger `t` is number `conditionStart[t] + k`) in the
@@ -90,6 +96,7 @@
         var numberBits = FrozenBuffer<UInt64>.Builder()
         var regexes: [CompiledRegex] = []
         var regexSlot = RegexSlots()
+        var literals = FrozenBuffer<UInt64>.Builder(), literalStart: [Int32] = []
         let symbols = SymbolTable.Resolver(vocabulary.symbols)
 
         var windowFrom: [Int64] = [], windowTo: [Int64] = []
@@ -143,7 +150,14 @@
                         case (_, .regex(let re)):
                             p.code = memoize ? (f.op == .regex ? .regex : .notRegex) : (f.op == .regex ? .regexSearch : .notRegexSearch)
                             p.aux = regexSlot.slot(of: re, next: Int32(regexes.count))
-                            if p.aux == regexes.count { regexes.append(re) }
+                            if p.aux == regexes.count {
+                                regexes.append(re)
+                                literalStart.append(re.literal.map { literal in
+                                    defer { for w in literal.flat { literals.append(w) } }
+                                    return Int32(literals.count)
+                                } ?? -1)
+                            }
+                            p.auxCount = literalStart[Int(p.aux)]
                         case (_, .bool(let b)):
                             p.code = f.op == .eq ? .boolEq : .boolNe
                             p.constBits = b ? 1 : 0
@@ -188,10 +202,12 @@
         self.numberSetBits = numberBits.freeze()
         self.regexes = regexes
         regexBuffer = FrozenBuffer(regexes)
+        self.literals = literals.freeze()
         self.windowFrom = windowFrom
         self.windowTo = windowTo
         tables = Tables(predicates: self.predicates.base, clauseStart: self.clauseStart.base, stringSets: self.stringSets.base,
-                        numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base)
+                        numberSetTags: self.numberSetTags.base, numberSetBits: self.numberSetBits.base, regexes: regexBuffer.base,
+                        literals: self.literals.base)
     }
 
     /// Lays the clauses and predicates of the conditions out in `order` (see `init`), updating the
