@@ -43,8 +43,9 @@
         for run in runs {
             flat.append(UInt64(run.count))
             let padded = run + [UInt8](repeating: 0, count: 8 - run.count % 8)
-            for w in stride(from: 0, to: padded.count, by: 8) {
-                flat.append((0..<8).reduce(0) { $0 | UInt64(padded[w + $1]) << (8 * UInt64($1)) })
+            // Loaded as stored, so byte k of the run sits at byte k of the words on any byte order.
+            padded.withUnsafeBytes { bytes in
+                for w in stride(from: 0, to: bytes.count, by: 8) { flat.append(bytes.loadUnaligned(fromByteOffset: w, as: UInt64.self)) }
             }
         }
         self.flat = flat
