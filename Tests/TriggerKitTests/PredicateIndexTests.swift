@@ -113,4 +113,48 @@ final class PredicateIndexTests: XCTestCase {
         let indexed = (0..<buckets.bucketCount).filter { matcher.crowdOfBucket[$0] >= 0 }
         XCTAssertEqual(indexed, [Int(buckets.customByName[Int(vocabulary.symbols.lookup("eq")!)])])
     }
+
+    /// A condition whose only filter is the equality it is filed under is accepted when the probe finds
+    /// it, without evaluation, but still only inside its trigger's window, once per trigger, and for
+    /// numbers that compare equal (3, 3.0; 0, -0.0); one with a second clause is still evaluated.
+    func testConditionsThatAreTheirEqualityAloneAreAcceptedWithinTheirWindows() throws {
+        func trigger(_ id: String, _ filters: String, window: String = "", conditions: Int = 1) -> String {
+            let condition = #"{"type":"custom_event","event_name":"e","filters":\#(filters)}"#
+            return #"{"id":"\#(id)"\#(window),"conditions":[\#(Array(repeating: condition, count: conditions).joined(separator: ","))]}"#
+        }
+        func eq(_ key: String, _ type: String, _ value: String) -> String { #"{"property":"\#(key)","type":"\#(type)","op":"eq","value":\#(value)}"# }
+        var triggers = (0..<40).map { trigger("u\($0)", "[[\(eq("u", "string", "\"u\($0)\""))]]") }
+        triggers += [
+            trigger("windowed", "[[\(eq("u", "string", "\"u1\""))]]", window: #","start_time":10,"end_time":20"#),
+            trigger("twice", "[[\(eq("u", "string", "\"u2\""))]]", conditions: 2),
+            trigger("second-clause", "[[\(eq("u", "string", "\"u3\""))],[\(eq("n", "number", "1"))]]"),
+            trigger("three", "[[\(eq("n", "number", "3.0"))]]"),
+            trigger("zero", "[[\(eq("n", "number", "-0.0"))]]"),
+            trigger("flag", "[[\(eq("b", "boolean", "true"))]]"),
+        ]
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        let events: [(Double, [String: PropertyValue])] = [
+            (15, ["u": .string("u1")]), (25, ["u": .string("u1")]), (5, ["u": .string("u2")]),
+            (5, ["u": .string("u3")]), (5, ["u": .string("u3"), "n": .int(1)]), (5, ["n": .int(3)]), (5, ["n": .double(3)]),
+            (5, ["n": .int(0)]), (5, ["n": .double(-0.0)]), (5, ["b": .bool(true)]), (5, ["b": .bool(false)]), (5, ["u": .int(1)]),
+        ]
+        for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
+        let reference = ReferenceMatcher(set)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual(index.crowds.count, 1)
+        XCTAssertTrue(index.crowds[0].equalityEntries.contains { $0 < 0 }, "no condition was filed to be accepted")
+        let scratch = index.makeScratch(for: columns)
+        var matched = 0
+        columns.withView { view in
+            for i in 0..<view.count {
+                index.match(i, in: view, scratch: scratch)
+                let expected = reference.match(view.event(at: i))
+                matched += expected.count
+                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(events[i])")
+            }
+        }
+        XCTAssertEqual(matched, 13)
+    }
 }

@@ -11,6 +11,8 @@ extension PredicateProgram {
     /// `screenAndEvaluate`) and empties the list.
     @inline(__always)
     func scanListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        // Nothing listed (every candidate accepted): the event's properties need no slot table.
+        guard scratch.listedCount > 0 else { return }
         let listed = scratch.listed
         tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
         scratch.listedCount = 0

@@ -36,6 +36,8 @@ struct CrowdIndex: Sendable {
     struct PoolRange: Sendable, BitwiseCopyable { var start: Int32; var end: Int32 }
 
     var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
+    /// Each equality key's conditions: `e` to evaluate, `~e` (negative) to accept as found, when the
+    /// key's equality is the condition's only filter. Regex literal keys hold only `e`.
     var equalityEntries: [Int32] = []
     /// Each key's range lists and bands, found through a flat table of positions
     /// and probed in place: a dictionary lookup hashed the key and copied the lists out, retaining each.
@@ -161,7 +163,10 @@ struct CrowdIndex: Sendable {
         for e in entries {
             switch Self.access(of: compiled[e], in: program, statistics: &statistics) {
             case .keyed(let k, let literal):
-                eq[k, default: []].append(Int32(e))
+                // A condition whose one clause is this equality alone holds whenever the key is found:
+                // filed as `~e`, it is accepted without evaluation (`PredicateIndexMatcher.list`).
+                let exact = !literal && compiled[e].clauseEnd - compiled[e].clauseStart == 1
+                eq[k, default: []].append(exact ? ~Int32(e) : Int32(e))
                 if literal {
                     literalEntries.append(Int32(e))
                     literalKeys |= PredicateProgram.keyBit(k.key)

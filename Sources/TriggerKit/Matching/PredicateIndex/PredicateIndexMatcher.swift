@@ -253,7 +253,10 @@ public struct PredicateIndexMatcher: Matcher {
             let keyBit = PredicateProgram.keyBit(key)
             if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
                let r = index.pointee.equality[probe] {
-                for k in Int(r.start)..<Int(r.end) { scratch.appendListed(index.pointee.equalityEntries[k]) }
+                for k in Int(r.start)..<Int(r.end) {
+                    let e = index.pointee.equalityEntries[k]
+                    if e >= 0 { scratch.appendListed(e) } else { accept(~e, i, events, scratch) }
+                }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
             if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
@@ -262,6 +265,19 @@ public struct PredicateIndexMatcher: Matcher {
             if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
                 (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
+        }
+    }
+
+    /// Adds entry `e`, whose condition holds for event `i` (its only filter was found by a probe), when
+    /// the trigger's window and the push action allow: the entry screen without the predicates, as a
+    /// counted bucket accepts its entries. Counted as a candidate, like an evaluated one.
+    @inline(__always)
+    func accept(_ e: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let entry = runs.entries[Int(e)]
+        let action = events.actions[i]
+        if entry.covers(timeKey: PredicateProgram.timeKey(events.times[i])), entry.action < 0 || entry.action == action,
+           scratch.add(entry.trigger) {
+            scratch.candidates &+= 1
         }
     }
 
