@@ -70,11 +70,10 @@ let package = Package(
     ]
 )
 
-// libFuzzer targets for the workload-spec and results-file decoders, built only by scripts/fuzz
+// The libFuzzer targets of every input decoder (Fuzz/), built only by scripts/fuzz
 // (TRIGGER_BENCH_FUZZ=1 swift build --sanitize=fuzzer): libFuzzer supplies their main.
 if ProcessInfo.processInfo.environment["TRIGGER_BENCH_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "WorkloadSpecFuzz", dependencies: ["Workload", "TriggerKit"], path: "Fuzz/WorkloadSpec"),
-        .executableTarget(name: "ResultsFileFuzz", dependencies: ["Harness", "TriggerKit"], path: "Fuzz/ResultsFile"),
+        .executableTarget(name: "DecoderFuzz", dependencies: ["Harness", "Workload", "TriggerKit"], path: "Fuzz"),
     ]
 }

@@ -1,6 +1,8 @@
 // libFuzzer target: arbitrary bytes as a trigger-delta/1 document. Decoding must succeed or throw an
 // InputError; a decoded delta applied to a small set must be refused by a layered writer exactly when
 // TriggerSet.applying refuses it, and otherwise give the same set.
+import TriggerKit
+
 let fuzzBaseSet = try! CorpusDecoder.decode(bytes: Array("""
     {"format": "trigger-corpus/1", "triggers": [
       {"id": "a", "conditions": [{"type": "custom_event", "event_name": "open"}]},

@@ -1,5 +1,7 @@
 // libFuzzer target: arbitrary bytes as one JSONL event line. Decoding must succeed or throw; a decoded
 // event must match identically through `reference` and `compiled` over a small fixed corpus.
+import TriggerKit
+
 let fuzzCorpus = try! CorpusDecoder.decode(bytes: Array("""
     {"format":"trigger-corpus/1","triggers":[
      {"id":"a","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"p","type":"number","op":"gt","value":1}],

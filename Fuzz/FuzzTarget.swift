@@ -1,15 +1,17 @@
 import Foundation
 
-// One sanitized build holds the four decoder targets (building each alone cost a TriggerKit build
+// One sanitized build holds every decoder target (building each alone cost a build of the modules
 // apiece); TRIGGER_BENCH_FUZZ_TARGET, read once, says which one libFuzzer drives.
-let fuzzTarget: (UnsafePointer<UInt8>, Int) -> CInt = {
+let fuzzTarget: @Sendable (UnsafePointer<UInt8>, Int) -> CInt = {
     switch ProcessInfo.processInfo.environment["TRIGGER_BENCH_FUZZ_TARGET"] {
     case "corpus": return fuzzCorpusDecoder
     case "delta": return fuzzDeltaDecoder
     case "event": return fuzzEventDecoder
     case "payload": return fuzzPayloadDecoder
+    case "workload": return fuzzWorkloadSpec
+    case "results": return fuzzResultsFile
     case let other:
-        FileHandle.standardError.write(Data("TRIGGER_BENCH_FUZZ_TARGET must be corpus, delta, event or payload (got \(other ?? "nothing"))\n".utf8))
+        FileHandle.standardError.write(Data("TRIGGER_BENCH_FUZZ_TARGET must be corpus, delta, event, payload, workload or results (got \(other ?? "nothing"))\n".utf8))
         exit(2)
     }
 }()

@@ -1,5 +1,7 @@
 // libFuzzer target: arbitrary bytes as a push payload (or an event line carrying one under "payload").
 // Decoding must succeed or throw an InputError, never crash.
+import TriggerKit
+
 func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let json = try? JSONParser.parse(bytes) else { return 0 }

@@ -3,8 +3,7 @@
 import Harness
 import TriggerKit
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzResultsFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzResultsFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let report = try? RunReport.decode(bytes, file: "fuzz") else { return 0 }
     _ = report.table()

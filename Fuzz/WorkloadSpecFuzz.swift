@@ -3,8 +3,7 @@
 import TriggerKit
 import Workload
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzWorkloadSpec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+func fuzzWorkloadSpec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let spec = try? WorkloadSpec.decode(bytes, file: "fuzz") else { return 0 }
     _ = try? spec.checkReplayBuffersFit(events: spec.events, file: "fuzz")
