@@ -139,7 +139,7 @@ public struct WorkloadSpec: Sendable, Equatable {
             ? [nameOrPath]
             : presetDirectories.map { "\($0)/\(nameOrPath).json" }
         for path in candidates where FileManager.default.fileExists(atPath: path) {
-            return try decode(InputFile.read(path, limit: maxFileBytes), file: path)
+            return try decode(BoundedFile.read(path, limit: maxFileBytes), file: path)
         }
         let known = presetNames()
         throw InputError(file: nameOrPath, path: "", reason: "no such workload file or preset"

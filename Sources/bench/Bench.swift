@@ -45,9 +45,9 @@ enum BenchMain {
             fail("\(error)")
         } catch let error as HarnessError {
             fail("\(error)")
-        } catch let mismatch as ChecksumMismatch {
+        } catch let mismatch as MatchedWrongly {
             // A correctness bug, not bad input: strategies, builds or a plugin's entry points disagreed.
-            TextOutput.standardError("bench: strategies disagree: \(PrintableText.escaped(mismatch.description))")
+            TextOutput.standardError("bench: matched wrongly: \(PrintableText.escaped(mismatch.description))")
             exit(Exit.regression)
         } catch let code as ExitCode {
             // A verdict (1) stands whatever standard output did; a success that lost its output does not.

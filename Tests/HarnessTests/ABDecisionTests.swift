@@ -23,9 +23,16 @@ final class ABDecisionTests: XCTestCase {
         func comparison(baseline: String) throws -> BuildComparison { try BuildComparison(reports: reports, baseline: baseline) }
     }
 
+    /// Deciding, floor as baseline, a 3 % minimum effect and a 5 % tolerance.
+    func settings(initialRounds: Int = 3, maxSeconds: Double = 60) -> ABDecision.Settings {
+        var s = ABDecision.Settings(baseline: "floor", deciding: true, initialRounds: initialRounds, maxSeconds: maxSeconds)
+        s.minimumEffect = 0.03
+        s.tolerance = 0.05
+        return s
+    }
+
     func decide(_ rounds: ScriptedRounds, maxSeconds: Double = 60) throws -> ABDecision {
-        try ABDecision.measure(rounds, initialRounds: 3, baseline: "floor", deciding: true, minimumEffect: 0.03, tolerance: 0.05,
-                               maxSeconds: maxSeconds, now: { rounds.clock }).1
+        try ABDecision.measure(rounds, settings(maxSeconds: maxSeconds), now: { rounds.clock }).1
     }
 
     func testAWideIntervalIsNeverAPass() throws {
@@ -63,19 +70,18 @@ final class ABDecisionTests: XCTestCase {
     func testOneRunPerBuildDecidesNothing() throws {
         // Steady repetitions in one run give a narrow interval, but runs are the unit: a second round is taken.
         let quiet = ScriptedRounds { _ in (old: [3, 3.01, 2.99, 3.02], new: [3.01, 3.0, 3.02, 2.99]) }
-        let decision = try ABDecision.measure(quiet, initialRounds: 1, baseline: "floor", deciding: true, minimumEffect: 0.03, tolerance: 0.05,
-                                              maxSeconds: 60, now: { quiet.clock })
+        let decision = try ABDecision.measure(quiet, settings(initialRounds: 1), now: { quiet.clock })
         XCTAssertEqual(decision.1.outcome, .pass)
         XCTAssertEqual(quiet.count, 2)
-        let once = try ABDecision.measure(ScriptedRounds { _ in (old: [3, 3.01], new: [3.5, 3.51]) }, initialRounds: 1, baseline: "floor", deciding: true,
-                                          minimumEffect: 0.03, tolerance: 0.05, maxSeconds: 0)
+        let once = try ABDecision.measure(ScriptedRounds { _ in (old: [3, 3.01], new: [3.5, 3.51]) }, settings(initialRounds: 1, maxSeconds: 0))
         XCTAssertEqual(once.1.outcome, .inconclusive, "one run per build and no time for another")
     }
 
     func testOnlyTheJudgedStrategiesDecide() throws {
         let slower = ScriptedRounds { _ in (old: [3, 3.01, 2.99], new: [3.3, 3.31, 3.29]) }
-        let decision = try ABDecision.measure(slower, initialRounds: 3, baseline: "floor", deciding: true, minimumEffect: 0.03, tolerance: 0.05,
-                                              maxSeconds: 20, judged: { $0.hasPrefix("plugin:") }, now: { slower.clock })
+        var judged = settings(maxSeconds: 20)
+        judged.judged = { $0.hasPrefix("plugin:") }
+        let decision = try ABDecision.measure(slower, judged, now: { slower.clock })
         XCTAssertEqual(decision.1.changes.count, 0)
         XCTAssertEqual(decision.1.outcome, .inconclusive, "nothing judged is never a pass")
     }

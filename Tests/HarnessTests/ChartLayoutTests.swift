@@ -44,11 +44,7 @@ final class ChartLayoutTests: XCTestCase {
     func testRowsOnALogAxisAreDotsNotBars() throws {
         var spec = try WorkloadSpec.load("tiny")
         spec.events = 500
-        var c = RunConfiguration(workload: spec)
-        c.strategies = ["compiled", "floor"]
-        c.repetitions = 1
-        c.latencyEvents = 0
-        c.referenceEvents = 100
+        let c = RunConfiguration.small(spec, strategies: ["compiled", "floor"], events: 100)
         let svg = BarChart(report: try Runner(c).run()).svg(standalone: true)
         XCTAssertEqual(svg.components(separatedBy: "<circle").count - 1, 2)
         XCTAssertEqual(svg.components(separatedBy: "<rect").count - 1, 1, "only the standalone background")

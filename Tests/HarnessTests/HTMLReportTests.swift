@@ -10,12 +10,7 @@ import XCTest
 /// The HTML report is well-formed and holds every section its inputs call for.
 final class HTMLReportTests: XCTestCase {
     func run(_ spec: WorkloadSpec, publication: Bool = false, label: String? = nil) throws -> RunReport {
-        var c = RunConfiguration(workload: spec)
-        c.strategies = ["reference", "compiled", "floor"]
-        c.repetitions = 2
-        c.warmupEvents = 200
-        c.allocationEvents = 200
-        c.referenceEvents = 300
+        var c = RunConfiguration.small(spec, strategies: ["reference", "compiled", "floor"], events: 200, referenceEvents: 300, repetitions: 2)
         c.latencyEvents = publication ? 0 : 500
         c.label = label
         if publication {
@@ -34,14 +29,7 @@ final class HTMLReportTests: XCTestCase {
         var small = spec
         small.crowdedTriggers = 0
         let sweep = try Sweep.run(base: small, axes: [Sweep.Axis(key: "triggers", values: ["20", "200"])]) { s in
-            var c = RunConfiguration(workload: s)
-            c.strategies = ["compiled", "floor"]
-            c.repetitions = 1
-            c.latencyEvents = 0
-            c.referenceEvents = 100
-            c.allocationEvents = 100
-            c.warmupEvents = 100
-            return c
+            RunConfiguration.small(s, strategies: ["compiled", "floor"], events: 100)
         }
         var report = HTMLReport(inputs: [.run(second, file: "b.json"), .run(first, file: "a.json"), .run(published, file: "p.json"),
                                          .sweep(sweep, file: "s.json")], baseline: (first, "a.json"))

@@ -23,7 +23,7 @@ final class MannWhitneyTests: XCTestCase {
     }
 
     func testMedianOfEvenAndOddSamples() {
-        XCTAssertEqual(MannWhitney.median([3, 1, 2]), 2)
-        XCTAssertEqual(MannWhitney.median([4, 1, 3, 2]), 2.5)
+        XCTAssertEqual(Statistics.median([3, 1, 2]), 2)
+        XCTAssertEqual(Statistics.median([4, 1, 3, 2]), 2.5)
     }
 }

@@ -17,14 +17,8 @@ final class PluginTests: XCTestCase {
     }
 
     func configuration(_ spec: WorkloadSpec, _ plugin: PluginLibrary) -> RunConfiguration {
-        var c = RunConfiguration(workload: spec)
-        c.strategies = ["reference", "compiled"]
+        var c = RunConfiguration.small(spec, strategies: ["reference", "compiled"], events: 500, referenceEvents: 2000)
         c.plugins = [plugin]
-        c.repetitions = 1
-        c.warmupEvents = 500
-        c.allocationEvents = 500
-        c.referenceEvents = 2000
-        c.latencyEvents = 0
         return c
     }
 
@@ -122,13 +116,13 @@ final class PluginTests: XCTestCase {
         for directory in ["Tests/Plugins/first-trigger", "Tests/Plugins/out-of-range"] {
             let plugin = try Self.build(directory)
             XCTAssertThrowsError(try Runner(configuration(spec, plugin)).run(), directory) { error in
-                XCTAssertTrue(error is ChecksumMismatch, "\(error)")
+                XCTAssertTrue(error is MatchedWrongly, "\(error)")
             }
             // No evaluating built-in row beside it: the run still checks it against reference.
             var alone = configuration(spec, plugin)
             alone.strategies = ["floor"]
             XCTAssertThrowsError(try Runner(alone).run(), directory) { error in
-                XCTAssertTrue(error is ChecksumMismatch, "\(error)")
+                XCTAssertTrue(error is MatchedWrongly, "\(error)")
             }
             let result = try Conformance.check(case: Self.repository.appendingPathComponent("Corpora/conformance/cnf-and-windows").path) {
                 plugin.strategy(corpusJSON: $0.json, of: $0.set)

@@ -15,12 +15,8 @@ final class SingleEventLatencyTests: XCTestCase {
         spec.triggers = 100
         spec.eventNames = 400
         spec.crowdedTriggers = 1500
-        var configuration = RunConfiguration(workload: spec)
-        configuration.strategies = ["compiled"]
-        configuration.repetitions = 2
+        var configuration = RunConfiguration.small(spec, strategies: ["compiled"], events: 1000, repetitions: 2)
         configuration.warmupEvents = 2000
-        configuration.allocationEvents = 1000
-        configuration.referenceEvents = 1000
         configuration.latencyEvents = 20_000
         let report = try Runner(configuration).run()
         let row = try XCTUnwrap(report.results.first)

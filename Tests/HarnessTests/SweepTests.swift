@@ -47,14 +47,7 @@ final class SweepTests: XCTestCase {
         base.crowdedTriggers = 0
         let axes = [Sweep.Axis(key: "triggers", values: ["30", "300"]), Sweep.Axis(key: "filters_per_trigger", values: ["0:1", "2:4"])]
         let sweep = try Sweep.run(base: base, axes: axes) { spec in
-            var c = RunConfiguration(workload: spec)
-            c.strategies = ["reference", "compiled", "floor"]
-            c.repetitions = 1
-            c.warmupEvents = 200
-            c.allocationEvents = 200
-            c.referenceEvents = 500
-            c.latencyEvents = 0
-            return c
+            RunConfiguration.small(spec, strategies: ["reference", "compiled", "floor"], events: 200, referenceEvents: 500)
         }
         XCTAssertEqual(sweep.points.count, 4)
         XCTAssertEqual(sweep.points.map { $0.values["triggers"]! }, ["30", "30", "300", "300"])

@@ -7,14 +7,14 @@ import XCTest
 /// hostile file gives nothing (and never traps).
 final class SwiftToolchainTests: XCTestCase {
     func testThisTestBinaryNamesItsToolchain() throws {
-        let bytes = try InputFile.read("/proc/self/exe", limit: 1 << 30)
+        let bytes = try BoundedFile.read("/proc/self/exe", limit: 1 << 30)
         let compiler = try XCTUnwrap(SwiftToolchain.compiler(in: bytes))
         XCTAssertTrue(compiler.contains("swiftlang/llvm-project"), compiler)
         XCTAssertNil(SwiftToolchain.refusal(plugin: bytes), "a library of the same toolchain is refused")
     }
 
     func testAnotherToolchainIsRefused() throws {
-        var bytes = try InputFile.read("/proc/self/exe", limit: 1 << 30)
+        var bytes = try BoundedFile.read("/proc/self/exe", limit: 1 << 30)
         let own = try XCTUnwrap(SwiftToolchain.compiler(in: bytes))
         // The same file with another commit in its compiler line (same length: offsets stay valid).
         let hash = try XCTUnwrap(own.split(separator: " ").last?.dropLast())
@@ -26,7 +26,7 @@ final class SwiftToolchainTests: XCTestCase {
     }
 
     func testBrokenFilesGiveNothing() throws {
-        let bytes = try InputFile.read("/proc/self/exe", limit: 1 << 30)
+        let bytes = try BoundedFile.read("/proc/self/exe", limit: 1 << 30)
         for length in [0, 3, 63, 64, 65, 4096] { XCTAssertEqual(ELFSections.comment(in: Array(bytes.prefix(length))), []) }
         var hostile = Array(bytes.prefix(64))
         for k in 0x28..<0x40 { hostile[k] = 0xFF }  // section table, entry size, count and names index all maximal

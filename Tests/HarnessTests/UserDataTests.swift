@@ -23,7 +23,7 @@ final class UserDataTests: XCTestCase {
     }
 
     /// Writes the workload as `bench generate` does; `extraLines` are inserted before event `at`.
-    func writeFiles(_ spec: WorkloadSpec, insert extraLines: [String] = [], at: Int = 0) throws -> InputFiles {
+    func writeFiles(_ spec: WorkloadSpec, insert extraLines: [String] = [], at: Int = 0) throws -> UserFiles {
         let json = WorkloadGenerator.corpusJSON(spec)
         let corpus = directory.appendingPathComponent("corpus.json"), log = directory.appendingPathComponent("events.jsonl")
         try (json.serialized + "\n").write(to: corpus, atomically: true, encoding: .utf8)
@@ -36,17 +36,11 @@ final class UserDataTests: XCTestCase {
             }
         }
         try text.write(to: log, atomically: true, encoding: .utf8)
-        return InputFiles(corpusPath: corpus.path, eventLogPath: log.path)
+        return UserFiles(corpusPath: corpus.path, eventLogPath: log.path)
     }
 
-    func configuration(_ spec: WorkloadSpec, files: InputFiles?) -> RunConfiguration {
-        var c = RunConfiguration(input: files.map(InputSource.files) ?? .generated(spec))
-        c.repetitions = 1
-        c.warmupEvents = 500
-        c.allocationEvents = 500
-        c.referenceEvents = 500
-        c.latencyEvents = 0
-        return c
+    func configuration(_ spec: WorkloadSpec, files: UserFiles?) -> RunConfiguration {
+        .small(files.map(InputSource.files) ?? .generated(spec), events: 500)
     }
 
     func testTheWrittenFilesReplayToTheGeneratedRunsChecksums() throws {

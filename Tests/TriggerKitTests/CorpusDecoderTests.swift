@@ -104,7 +104,7 @@ final class CorpusDecoderTests: XCTestCase {
         let path = NSTemporaryDirectory() + "/big-corpus-\(getpid()).json"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x20, count: 2048)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        XCTAssertThrowsError(try InputFile.read(path, limit: 1024)) { error in
+        XCTAssertThrowsError(try BoundedFile.read(path, limit: 1024)) { error in
             XCTAssertTrue("\(error)".contains("file is 2048 bytes; the limit is 1024 bytes"))
         }
         XCTAssertThrowsError(try CorpusDecoder.load(path: "/nonexistent/corpus.json")) {

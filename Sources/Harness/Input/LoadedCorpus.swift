@@ -10,7 +10,7 @@ public struct LoadedCorpus: Sendable {
     public let sha256: String
 
     public init(path: String) throws {
-        let bytes = try InputFile.read(path, limit: CorpusDecoder.maxFileBytes)
+        let bytes = try BoundedFile.read(path, limit: CorpusDecoder.maxFileBytes)
         do {
             set = try CorpusDecoder.decode(bytes: bytes)
         } catch let error as InputError {

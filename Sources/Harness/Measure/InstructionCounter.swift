@@ -24,7 +24,7 @@ public enum InstructionCounter {
     /// `deltaTriggers`: count matching through the snapshot a writer publishes after one `BenchDeltas`
     /// delta of that many triggers (edited and added triggers in its layer) instead of a plain build.
     /// `plugin`: the library whose matcher `name` (its `plugin:NAME` row) is.
-    public static func runCountedRegion(input: RunInput, strategy name: String, plugin: String? = nil, count: Int,
+    public static func runCountedRegion(input: LoadedInput, strategy name: String, plugin: String? = nil, count: Int,
                                         deltaTriggers: Int? = nil) throws -> MatchChecksum {
         let strategy = try plugin.map { try PluginLibrary(argument: $0).strategy(corpusJSON: input.corpusJSON(), of: input.set) } ?? StrategyRegistry.option(name)
         let events = input.events

@@ -104,7 +104,7 @@ public final class PluginLibrary: @unchecked Sendable {
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             throw fail("is not a regular file (a FIFO or a device); give the .so file build-plugin printed")
         }
-        let bytes = (try? InputFile.read(path, limit: 1 << 30)) ?? []
+        let bytes = (try? BoundedFile.read(path, limit: 1 << 30)) ?? []
         if let refusal = SwiftToolchain.refusal(plugin: bytes) { throw fail(refusal) }
         // dlopen searches the library path for a bare name: "./x.so" loads the file meant.
         let resolved = path.contains("/") ? path : "./" + path

@@ -9,7 +9,7 @@ enum SwiftToolchain {
     static func refusal(plugin bytes: [UInt8]) -> String? {
         guard contains(bytes, Array("libswiftCore.so".utf8)) else { return nil }  // not a Swift library
         guard let plugin = compiler(in: bytes),
-              let own = (try? InputFile.read("/proc/self/exe", limit: 1 << 30)).flatMap(compiler(in:)),
+              let own = (try? BoundedFile.read("/proc/self/exe", limit: 1 << 30)).flatMap(compiler(in:)),
               plugin != own
         else { return nil }  // the same toolchain, or one of them cannot tell
         return "was built by another Swift toolchain (\(plugin)) than this bench (\(own)); Swift has no stable ABI on Linux and the plugin would run on bench's Swift runtime: rebuild it with the swift that built bench"

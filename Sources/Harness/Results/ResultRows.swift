@@ -12,11 +12,11 @@ enum ResultRows {
             var ratios = RatioFigures()
             if let ref = peer(ReferenceMatcher.strategyName) {
                 ratios.speedupVsReference = ratio(ref, row.timing)
-                ratios.speedupVsReferenceCi95 = Bootstrap.interval(pairedRatios(ref, row.timing), statistic: MannWhitney.median)
+                ratios.speedupVsReferenceCi95 = Bootstrap.interval(pairedRatios(ref, row.timing), statistic: Statistics.median)
             }
             if let floor = peer(FloorMatcher.strategyName) {
                 ratios.ratioToFloor = ratio(row.timing, floor)
-                ratios.ratioToFloorCi95 = Bootstrap.interval(pairedRatios(row.timing, floor), statistic: MannWhitney.median)
+                ratios.ratioToFloorCi95 = Bootstrap.interval(pairedRatios(row.timing, floor), statistic: Statistics.median)
             }
             return StrategyResult(key: row.key, matches: row.matches, timing: row.timing, memory: row.memory,
                                   publishing: row.publishing, latencyNs: row.latencyNs, ratios: ratios)
@@ -28,7 +28,7 @@ enum ResultRows {
     /// slow spell of a shared host that hits one repetition hits both sides of its ratio (the ratio of
     /// the means let one slow repetition of either side move it). Without, the ratio of the means.
     static func ratio(_ a: TimingFigures, _ b: TimingFigures) -> Double {
-        MannWhitney.median(pairedRatios(a, b))
+        Statistics.median(pairedRatios(a, b))
     }
 
     /// `a`'s ns/event over `b`'s within each repetition, when both ran the same repetitions of one run;

@@ -8,7 +8,7 @@ extension RunReport {
             }
             let timed = results[k].matches
             guard timed.checksum == count.checksum, timed.events == count.events else {
-                throw ChecksumMismatch(description: "\(count.strategy) under callgrind matched differently (checksum \(count.checksum.hex) over \(count.events) events) from the timed run (\(timed.checksum.hex) over \(timed.events))")
+                throw MatchedWrongly(description: "\(count.strategy) under callgrind matched differently (checksum \(count.checksum.hex) over \(count.events) events) from the timed run (\(timed.checksum.hex) over \(timed.events))")
             }
             results[k].instructionsPerEvent = count.instructionsPerEvent
         }

@@ -11,7 +11,7 @@ extension RunReport {
     /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
     /// a results file can be either), are refused.
     public static func load(_ path: String) throws -> RunReport {
-        try decode(InputFile.read(path, limit: maxFileBytes), file: path)
+        try decode(BoundedFile.read(path, limit: maxFileBytes), file: path)
     }
 
     /// Decodes the bytes of a results file; errors name `path`.

@@ -19,7 +19,7 @@ struct BuiltStrategy {
 
     var name: String { strategy.name }
 
-    init(_ strategy: StrategyRegistry.Strategy, input: RunInput, configuration: RunConfiguration, clock: CycleClock) throws {
+    init(_ strategy: StrategyRegistry.Strategy, input: LoadedInput, configuration: RunConfiguration, clock: CycleClock) throws {
         self.strategy = strategy
         let events = input.events
         let referenceEvents = min(configuration.referenceEvents, events.count)

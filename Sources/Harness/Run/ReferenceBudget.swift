@@ -6,7 +6,7 @@ import TriggerKit
 enum ReferenceBudget {
     /// Events the oracle can match within `seconds` at the rate measured on the first events, between
     /// `minimum` and `requested`; `note` is told when that is fewer than requested.
-    static func fit(_ input: RunInput, requested: Int, seconds: Double, minimum: Int = 1000, note: (String) -> Void) -> Int {
+    static func fit(_ input: LoadedInput, requested: Int, seconds: Double, minimum: Int = 1000, note: (String) -> Void) -> Int {
         let sample = min(256, requested, input.events.count)
         guard sample > 0, requested > minimum else { return requested }
         let oracle = ReferenceMatcher(input.set)

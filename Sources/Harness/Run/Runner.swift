@@ -18,7 +18,7 @@ public final class Runner {
         var noise = RunMetadata.Noise.read()
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
-        let input = try RunInput.load(configuration.input, progress: progress)
+        let input = try LoadedInput.load(configuration.input, progress: progress)
         if let budget = configuration.referenceBudgetSeconds, !configuration.plugins.isEmpty {
             configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
                                                                 note: { TextOutput.standardError("bench: note: \($0)") })
@@ -55,7 +55,7 @@ public final class Runner {
     }
 
     /// The built-in strategies named, then the plugins (given the corpus as JSON text).
-    func strategies(for input: RunInput) throws -> [StrategyRegistry.Strategy] {
+    func strategies(for input: LoadedInput) throws -> [StrategyRegistry.Strategy] {
         let builtIn = try configuration.strategies.map(StrategyRegistry.option)
         guard !configuration.plugins.isEmpty else { return builtIn }
         let json = input.corpusJSON()

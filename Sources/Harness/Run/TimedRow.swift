@@ -24,7 +24,7 @@ final class TimedRow {
     /// Creates and warms the row's readers (untimed: memo tables, caches, branch predictors). With
     /// deltas, readers start from the writer's first snapshot, so the snapshots after it (which share
     /// its base) keep their scratches warm.
-    init(_ key: RowKey, built: BuiltStrategy, input: RunInput, configuration: RunConfiguration) throws {
+    init(_ key: RowKey, built: BuiltStrategy, input: LoadedInput, configuration: RunConfiguration) throws {
         self.key = key
         self.built = built
         let events = input.events
@@ -107,11 +107,11 @@ final class TimedRow {
         for w in workers {
             let invalid = w.pluginFaults
             if invalid.count > 0 {
-                throw ChecksumMismatch(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count) or reported twice, a bad count or end offset, or a batch without progress)")
+                throw MatchedWrongly(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count) or reported twice, a bad count or end offset, or a batch without progress)")
             }
         }
         if checksums.count > 1 {
-            throw ChecksumMismatch(description: "\(key): repetitions of the same run produced different checksums \(checksums.map(\.hex).sorted())")
+            throw MatchedWrongly(description: "\(key): repetitions of the same run produced different checksums \(checksums.map(\.hex).sorted())")
         }
         var histogram = ReaderWorker.emptyHistogram()
         var checksum = MatchChecksum()

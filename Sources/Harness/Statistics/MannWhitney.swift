@@ -66,10 +66,4 @@ public enum MannWhitney {
         let tail = counts[0...max(0, min(low, maxU))].reduce(0, +)
         return min(1, 2 * tail / total)
     }
-
-    /// The median of a non-empty sample.
-    public static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
 }

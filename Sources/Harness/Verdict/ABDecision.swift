@@ -28,17 +28,17 @@ public struct ABDecision: Sendable, Codable, Equatable {
     public var tolerance: Double
     public var changes: [Entry]
 
-    /// `judged`: the strategies whose changes decide (in a plugin comparison, only the plugins' rows:
-    /// the built-in ones are one binary on both sides). One run per build decides nothing: the
+    /// Only `settings.judged` strategies' changes decide. One run per build decides nothing: the
     /// interval resamples runs, and one run has no spread to resample.
-    public init(comparison: BuildComparison, baseline: String, deciding: Bool, minimumEffect: Double, tolerance: Double, rounds: Int, seconds: Double,
-                judged: (String) -> Bool = { _ in true }) {
-        changes = comparison.changes(baseline: baseline).filter { judged($0.strategy) }.map {
+    public init(comparison: BuildComparison, settings: Settings, rounds: Int, seconds: Double) {
+        changes = comparison.changes(baseline: settings.baseline).filter { settings.judged($0.strategy) }.map {
             Entry(strategy: $0.strategy, build: $0.build, ratio: $0.ratio, interval: $0.interval,
-                  verdict: rounds < 2 || !$0.interval.allSatisfy(\.isFinite) ? .undecided : $0.verdict(minimumEffect: minimumEffect, tolerance: tolerance))
+                  verdict: rounds < 2 || !$0.interval.allSatisfy(\.isFinite) ? .undecided
+                      : $0.verdict(minimumEffect: settings.minimumEffect, tolerance: settings.tolerance))
         }
-        self.minimumEffect = minimumEffect
-        self.tolerance = tolerance
+        let deciding = settings.deciding
+        self.minimumEffect = settings.minimumEffect
+        self.tolerance = settings.tolerance
         self.rounds = rounds
         self.seconds = seconds
         let verdicts = changes.map(\.verdict)
@@ -81,21 +81,45 @@ public protocol ComparisonRounds: AnyObject {
 extension BuildComparison.Rounds: ComparisonRounds {}
 
 extension ABDecision {
-    /// Runs `initialRounds`, then, when deciding and some change is undecided, one more round at a time
-    /// while another fits in `maxSeconds` (judged by the rounds so far). `now` is seconds on a monotonic clock.
-    public static func measure(_ rounds: ComparisonRounds, initialRounds: Int, maxRounds: Int = 1000, baseline: String, deciding: Bool,
-                               minimumEffect: Double, tolerance: Double, maxSeconds: Double, judged: @escaping (String) -> Bool = { _ in true },
+    /// How `bench ab` compares and, with `--fail-if-slower`, decides.
+    public struct Settings {
+        /// The strategy every row's time is taken relative to (`floor`).
+        public var baseline: String
+        /// Whether a verdict is asked for (`--fail-if-slower`); without it one pass of rounds is shown.
+        public var deciding: Bool
+        /// The smallest slowdown that fails, and the slowdown a pass must rule out.
+        public var minimumEffect = Gate.defaultMinimumEffect
+        public var tolerance = 0.05
+        /// Rounds before the first decision, the most rounds, and the time more rounds may take.
+        public var initialRounds: Int
+        public var maxRounds = 1000
+        public var maxSeconds: Double
+        /// The strategies whose changes decide (in a plugin comparison, only the plugins' rows: the
+        /// built-in ones are one binary on both sides).
+        public var judged: (String) -> Bool = { _ in true }
+
+        public init(baseline: String, deciding: Bool, initialRounds: Int, maxSeconds: Double) {
+            self.baseline = baseline
+            self.deciding = deciding
+            self.initialRounds = initialRounds
+            self.maxSeconds = maxSeconds
+        }
+    }
+
+    /// Runs `settings.initialRounds`, then, when deciding and some change is undecided, one more round
+    /// at a time while another fits in `maxSeconds` (judged by the rounds so far). `now` is seconds on
+    /// a monotonic clock.
+    public static func measure(_ rounds: ComparisonRounds, _ settings: Settings,
                                now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
                                progress: (String) -> Void = { _ in }) throws -> (BuildComparison, ABDecision) {
         let start = now()
-        for _ in 0..<initialRounds { try rounds.add(progress: progress) }
+        for _ in 0..<settings.initialRounds { try rounds.add(progress: progress) }
         while true {
-            let comparison = try rounds.comparison(baseline: baseline)
+            let comparison = try rounds.comparison(baseline: settings.baseline)
             let elapsed = now() - start
-            let decision = ABDecision(comparison: comparison, baseline: baseline, deciding: deciding, minimumEffect: minimumEffect,
-                                      tolerance: tolerance, rounds: rounds.count, seconds: elapsed, judged: judged)
+            let decision = ABDecision(comparison: comparison, settings: settings, rounds: rounds.count, seconds: elapsed)
             let perRound = elapsed / Double(max(1, rounds.count))
-            guard decision.outcome == .inconclusive, rounds.count < maxRounds, elapsed + perRound <= maxSeconds else {
+            guard decision.outcome == .inconclusive, rounds.count < settings.maxRounds, elapsed + perRound <= settings.maxSeconds else {
                 return (comparison, decision)
             }
             if let widest = decision.changes.filter({ $0.verdict == .undecided }).max(by: { $0.interval[1] - $0.interval[0] < $1.interval[1] - $1.interval[0] }) {

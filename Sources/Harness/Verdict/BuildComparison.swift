@@ -40,7 +40,7 @@ public struct BuildComparison: Sendable {
                 for r in rows {
                     if r.strategy != FloorMatcher.strategyName {
                         if let seen = checksums[r.strategy], seen.checksum != r.matches.checksum {
-                            throw ChecksumMismatch(description: "\(r.strategy): build \(build) matched with checksum \(r.matches.checksum.hex), build \(seen.build) with \(seen.checksum.hex)")
+                            throw MatchedWrongly(description: "\(r.strategy): build \(build) matched with checksum \(r.matches.checksum.hex), build \(seen.build) with \(seen.checksum.hex)")
                         }
                         checksums[r.strategy] = (build, r.matches.checksum)
                     }
@@ -53,8 +53,8 @@ public struct BuildComparison: Sendable {
             for strategy in order {
                 let s = samples[strategy]!
                 let best = s.min()!
-                rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: MannWhitney.median(s),
-                                medianRatio: ratios[strategy].map { MannWhitney.median(Array($0.joined())) },
+                rows.append(Row(build: build, strategy: strategy, bestNs: best, medianNs: Statistics.median(s),
+                                medianRatio: ratios[strategy].map { Statistics.median(Array($0.joined())) },
                                 bestRatio: strategy == baseline ? nil : bestBase.map { best / $0 }, samples: s.count,
                                 ratios: ratios[strategy] ?? []))
             }
@@ -109,7 +109,7 @@ public struct BuildComparison: Sendable {
         var out: [Change] = []
         for a in rows where a.build == first && a.strategy != baseline {
             for b in rows where b.build != first && b.strategy == a.strategy {
-                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: MannWhitney.median),
+                guard let ci = Bootstrap.ratioInterval(a.ratios, b.ratios, statistic: Statistics.median),
                       let ra = a.medianRatio, let rb = b.medianRatio else { continue }
                 out.append(Change(strategy: a.strategy, build: b.build, ratio: rb / ra, interval: ci))
             }
@@ -173,7 +173,7 @@ extension BuildComparison {
                     // `bench run` exits 1 when its matches are not to be trusted: its strategies (here the
                     // plugin against a built-in one) matched differently, or a plugin broke its ABI. The
                     // builds do not match alike, as with a checksum difference.
-                    status == 1 ? ChecksumMismatch(description: "\(run.label) did not match as the built-in strategies in its own run: \(tail)") : nil
+                    status == 1 ? MatchedWrongly(description: "\(run.label) did not match as the built-in strategies in its own run: \(tail)") : nil
                 }
                 reports[k].append(try RunReport.load(out))
             }

@@ -65,7 +65,7 @@ public enum Conformance {
     public static func check(case directory: String, strategy make: (LoadedCorpus) throws -> StrategyRegistry.Strategy) throws -> CaseResult {
         let corpus = try LoadedCorpus(path: directory + "/corpus.json")
         let expectedPath = directory + "/expected.jsonl", eventsPath = directory + "/events.jsonl"
-        let expected = try InputFile.read(expectedPath, limit: 1 << 28).split(separator: 0x0A, omittingEmptySubsequences: false)
+        let expected = try BoundedFile.read(expectedPath, limit: 1 << 28).split(separator: 0x0A, omittingEmptySubsequences: false)
         var columns = EventColumns(vocabulary: corpus.vocabulary)
         var lines: [(line: Int, expected: [String])] = []
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)

@@ -15,18 +15,18 @@ enum CrossCheck {
         for (entry, scratch) in zip(["match", "match", "match_batch"], untimedScratches + [batchScratch]) {
             let invalid = PluginMatcher.invalidResults(in: scratch)
             if invalid.count > 0 {
-                throw ChecksumMismatch(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first): a trigger index outside 0..<\(triggers) or reported twice, a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
+                throw MatchedWrongly(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first): a trigger index outside 0..<\(triggers) or reported twice, a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(plugin.library.path)")
             }
         }
         if batched != prefix {
-            throw ChecksumMismatch(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
+            throw MatchedWrongly(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); run bench conform --plugin \(plugin.library.path)")
         }
     }
 
     /// Over the reference prefix against `reference`, and over the full run against each other (every
     /// thread count and publication). A plugin is checked against the oracle even when no `reference`
     /// row runs.
-    static func strategiesAgree(built: [BuiltStrategy], rows: [MeasuredRow], input: RunInput, configuration: RunConfiguration,
+    static func strategiesAgree(built: [BuiltStrategy], rows: [MeasuredRow], input: LoadedInput, configuration: RunConfiguration,
                                 progress: ProgressLine) throws {
         let referenceEvents = min(configuration.referenceEvents, input.events.count)
         var prefixes = Dictionary(built.map { ($0.name, $0.prefix) }, uniquingKeysWith: { a, _ in a })
@@ -43,7 +43,7 @@ enum CrossCheck {
                 let sum = b.prefix
                 guard sum != oracle else { continue }
                 let hint = b.name.hasPrefix(PluginLibrary.strategyPrefix) ? "run bench conform --plugin on it to see the events" : "run the differential tests to find the event"
-                throw ChecksumMismatch(description: "strategy \(b.name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); \(hint)")
+                throw MatchedWrongly(description: "strategy \(b.name) disagrees with reference over the first \(referenceEvents) events: checksum \(sum.hex) (\(sum.matches) matches) vs \(oracle.hex) (\(oracle.matches) matches); \(hint)")
             }
         }
         let full = rows.filter { $0.key.strategy != FloorMatcher.strategyName && $0.key.strategy != ReferenceMatcher.strategyName }
@@ -61,7 +61,7 @@ enum CrossCheck {
         guard let expected else { return }
         if let other = full.first(where: { $0.matches.checksum != expected.checksum }) {
             let hint = isPlugin(other) ? "; run bench conform --plugin on it to see the events" : ""
-            throw ChecksumMismatch(description: "\(other.key) checksum \(other.matches.checksum.hex) (\(other.matches.matches) matches) ≠ \(expected.name) \(expected.checksum.hex) (\(expected.checksum.matches) matches)\(hint)")
+            throw MatchedWrongly(description: "\(other.key) checksum \(other.matches.checksum.hex) (\(other.matches.matches) matches) ≠ \(expected.name) \(expected.checksum.hex) (\(expected.checksum.matches) matches)\(hint)")
         }
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 /// checksums and allocations per event, a tolerance on callgrind instructions per event, and a
 /// statistical test plus a minimum effect on wall clock.
 public enum Gate {
+    /// The smallest wall-clock slowdown that can fail, in `bench check` (median over repetitions) and
+    /// `bench ab --fail-if-slower` (paired ratio) alike: one figure for one question.
+    public static let defaultMinimumEffect = 0.05
+
     /// How the wall-clock tier counts.
     public enum WallClock: String, Sendable, CaseIterable {
         /// A significant slowdown of at least the minimum effect fails the gate.
@@ -18,7 +22,7 @@ public enum Gate {
         /// Relative increase of instructions per event that fails (0.02 = 2 %).
         public var instructionTolerance = 0.02
         /// Relative slowdown of the median that must be exceeded (0.05 = 5 %) …
-        public var minimumEffect = 0.05
+        public var minimumEffect = Gate.defaultMinimumEffect
         /// … and the Mann–Whitney p-value that must be undercut.
         public var alpha = 0.01
         /// Environment fields allowed to differ (`all` for any).
@@ -235,7 +239,7 @@ public enum Gate {
                            change: pct(rel), verdict: .informational,
                            note: "\(max(bs.count, 1)) vs \(max(cs.count, 1)) samples cannot reach p < \(fmt(options.alpha)): no test possible (record both with --repetitions 5 or more)")
         }
-        let bm = MannWhitney.median(bs), cm = MannWhitney.median(cs)
+        let bm = Statistics.median(bs), cm = Statistics.median(cs)
         let rel = cm / bm - 1
         let (_, p) = MannWhitney.test(bs, cs)
         let significant = p < options.alpha

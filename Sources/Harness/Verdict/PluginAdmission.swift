@@ -10,13 +10,13 @@ public enum PluginAdmission {
     public static let rounds = 40
     public static let seconds = 10.0
 
-    /// Throws `ChecksumMismatch` (exit 1) naming the first case the plugin answers wrongly. Cases a
+    /// Throws `MatchedWrongly` (exit 1) naming the first case the plugin answers wrongly. Cases a
     /// partial plugin's `create` refuses are skipped; refusing all of them is an error (exit 2).
     /// Returns what was checked, in words ("the 22 conformance cases and 40 generated ones").
     @discardableResult
     public static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws -> String {
         let refuse = { (what: String) in
-            ChecksumMismatch(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
+            MatchedWrongly(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
         }
         var agreed = 0
         let folders = try Conformance.cases(in: directory)

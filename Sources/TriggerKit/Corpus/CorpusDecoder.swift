@@ -18,7 +18,7 @@ public enum CorpusDecoder {
 
     /// `decode` of the file at `path` (at most `maxFileBytes`), its errors attributed to the file.
     static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
-        let bytes = try InputFile.read(path, limit: maxFileBytes)
+        let bytes = try BoundedFile.read(path, limit: maxFileBytes)
         do {
             return try decode(bytes)
         } catch let error as InputError {

@@ -57,8 +57,8 @@ struct ABCommand: ParsableCommand {
     @Flag(help: "A gate: exit 1 when a later build is slower than the first (its ratio's 95 % interval wholly above 1 and the ratio at least 1 + --minimum-effect), 0 when every interval lies below 1 + --tolerance, and otherwise more rounds until --max-seconds, then exit 3 (inconclusive). Calibrated by scripts/calibrate-ab (docs/measuring.md).")
     var failIfSlower = false
 
-    @Option(parsing: .unconditional, help: "With --fail-if-slower: the smallest slowdown that fails, e.g. 0.03 for 3 %.")
-    var minimumEffect = 0.03
+    @Option(parsing: .unconditional, help: "With --fail-if-slower: the smallest slowdown that fails, e.g. 0.05 for 5 % (as bench check).")
+    var minimumEffect = Gate.defaultMinimumEffect
 
     @Option(parsing: .unconditional, help: "With --fail-if-slower: the slowdown a pass must rule out, every interval below 1 + this (default: 0.05, or --minimum-effect when larger).")
     var tolerance: Double?
@@ -80,7 +80,7 @@ struct ABCommand: ParsableCommand {
         try Limits.check("--events", events, 1...Limits.maxEvents)
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
-        try Limits.refuseOverwriting(outputs: [("--json", json)],
+        try OutputPaths.refuseOverwriting(outputs: [("--json", json)],
                                      inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
                                          + builds.map { ("BUILD", $0) } + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
         guard minimumEffect >= 0, minimumEffect < 10 else { throw ValidationError("--minimum-effect takes 0 to 10, e.g. 0.03") }
@@ -127,11 +127,12 @@ struct ABCommand: ParsableCommand {
             let runs = try BuildComparison.Rounds(builds: plugins.isEmpty ? builds : [own], plugins: plugins,
                                                   input: input.arguments(defaultWorkload: "braze-typical-200"), pipedWorkload: input.pipedWorkloadText(),
                                                   strategies: names, events: events, repetitions: repetitions)
-            (comparison, decision) = try ABDecision.measure(runs, initialRounds: rounds, baseline: baseline, deciding: failIfSlower,
-                                                            minimumEffect: minimumEffect, tolerance: passTolerance, maxSeconds: maxSeconds,
-                                                            judged: { [plugins] in plugins.isEmpty || $0.hasPrefix(PluginLibrary.strategyPrefix) },
-                                                            progress: { progress.note($0) })
-        } catch let mismatch as ChecksumMismatch {
+            var settings = ABDecision.Settings(baseline: baseline, deciding: failIfSlower, initialRounds: rounds, maxSeconds: maxSeconds)
+            settings.minimumEffect = minimumEffect
+            settings.tolerance = passTolerance
+            settings.judged = { [plugins] in plugins.isEmpty || $0.hasPrefix(PluginLibrary.strategyPrefix) }
+            (comparison, decision) = try ABDecision.measure(runs, settings, progress: { progress.note($0) })
+        } catch let mismatch as MatchedWrongly {
             progress.note("")
             output?.discard()
             TextOutput.standardError("bench: builds disagree: \(mismatch)")

@@ -30,7 +30,7 @@ struct CheckCommand: ParsableCommand {
     var instructionTolerance = 0.02
 
     @Option(parsing: .unconditional, help: "Minimum relative slowdown of the median ns/event that can fail, e.g. 0.05 for 5 %.")
-    var minimumEffect = 0.05
+    var minimumEffect = Gate.defaultMinimumEffect
 
     @Option(parsing: .unconditional, help: "Significance level of the Mann–Whitney U test.")
     var alpha = 0.01
@@ -56,7 +56,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Limits.refuseOverwriting(outputs: [("--markdown", markdown), ("--github-benchmark", githubBenchmark)],
+        try OutputPaths.refuseOverwriting(outputs: [("--markdown", markdown), ("--github-benchmark", githubBenchmark)],
                                      inputs: [("--baseline", baseline), ("--current", current)])
         guard instructionTolerance >= 0, minimumEffect >= 0, alpha > 0, alpha < 1 else {
             throw ValidationError("--instruction-tolerance and --minimum-effect must be ≥ 0 and --alpha in (0, 1)")

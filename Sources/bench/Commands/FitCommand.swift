@@ -59,11 +59,11 @@ struct FitCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Limits.refuseOverwriting(outputs: [("--json", json)], inputs: [("--corpus", corpus), ("--event-log", eventLog)])
+        try OutputPaths.refuseOverwriting(outputs: [("--json", json)], inputs: [("--corpus", corpus), ("--event-log", eventLog)])
         let out = try json.map { try AtomicFile(path: $0) }
-        let files = InputFiles(corpusPath: corpus, eventLogPath: eventLog, strict: strict, lineLimit: events)
+        let files = UserFiles(corpusPath: corpus, eventLogPath: eventLog, strict: strict, lineLimit: events)
         let progress = ProgressLine(enabled: true)
-        let data = try RunInput.load(.files(files), progress: progress)
+        let data = try LoadedInput.load(.files(files), progress: progress)
         guard !data.set.triggers.isEmpty else {
             throw InputError(file: corpus, path: "triggers", reason: "the corpus has no triggers to fit; give at least one")
         }

@@ -25,7 +25,7 @@ struct FlameGraphCommand: ParsableCommand {
     var title = "TriggerBench CPU profile"
 
     func run() throws {
-        try Limits.refuseOverwriting(outputs: [("--folded-out", foldedOut), ("--svg", svg)],
+        try OutputPaths.refuseOverwriting(outputs: [("--folded-out", foldedOut), ("--svg", svg)],
                                      inputs: [("--perf-script", perfScript), ("--folded", folded)])
         let stacks: [FlameGraph.Stack]
         switch (perfScript, folded) {

@@ -29,7 +29,7 @@ struct GenerateCommand: ParsableCommand {
         var spec = try WorkloadSpec.load(workload)
         if let events { spec.events = events }
         try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
-        try Limits.refuseOverwriting(outputs: [("--corpus", corpus), ("--events-out", eventsOut)], inputs: [("--workload", WorkloadSpec.isFile(workload) ? workload : nil)])
+        try OutputPaths.refuseOverwriting(outputs: [("--corpus", corpus), ("--events-out", eventsOut)], inputs: [("--workload", WorkloadSpec.isFile(workload) ? workload : nil)])
         let corpusFile = try AtomicFile(path: corpus)
         let eventsFile = try AtomicFile(path: eventsOut)
         let corpusJSON = WorkloadGenerator.corpusJSON(spec)

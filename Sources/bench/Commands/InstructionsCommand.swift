@@ -59,7 +59,7 @@ struct InstructionsCommand: ParsableCommand {
                 files.lineLimit = inputLines
                 source = .files(files)
             }
-            let data = try RunInput.load(source)
+            let data = try LoadedInput.load(source)
             let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, plugin: childPlugin,
                                                                count: events ?? data.events.count, deltaTriggers: deltaTriggers)
             try TextOutput.printLine(InstructionCounter.childLine(sum))
@@ -75,9 +75,9 @@ struct InstructionsCommand: ParsableCommand {
         }
         // The events the children replay: a log's valid lines are known only once it is read.
         let replayed: Int
-        if case .generated(let spec) = source { replayed = spec.events } else { replayed = try RunInput.load(source).events.count }
+        if case .generated(let spec) = source { replayed = spec.events } else { replayed = try LoadedInput.load(source).events.count }
         // The results file is read and replaced: it must not be the corpus or the log counted.
-        try Limits.refuseOverwriting(outputs: [("--merge-into", mergeInto)],
+        try OutputPaths.refuseOverwriting(outputs: [("--merge-into", mergeInto)],
                                      inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)])
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
@@ -97,7 +97,7 @@ struct InstructionsCommand: ParsableCommand {
             try TextOutput.printLine("\(c.strategy.padding(toLength: width, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", c.instructionsPerEvent)) instructions/event  (\(c.instructions) over \(c.events) events, checksum \(c.checksum.hex.prefix(8)))")
         }
         if sums.count > 1 {
-            throw ChecksumMismatch(description: "under callgrind: checksums \(sums.map(\.hex).sorted())")
+            throw MatchedWrongly(description: "under callgrind: checksums \(sums.map(\.hex).sorted())")
         }
     }
 }

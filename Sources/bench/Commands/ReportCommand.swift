@@ -33,7 +33,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Limits.refuseOverwriting(outputs: [("--html", html)], inputs: files.map { ("results", $0) } + [("--baseline", baseline)])
+        try OutputPaths.refuseOverwriting(outputs: [("--html", html)], inputs: files.map { ("results", $0) } + [("--baseline", baseline)])
         let output = try AtomicFile(path: html)
         let inputs = try files.map(HTMLReport.load)
         let base = try baseline.map { (report: try RunReport.load($0), file: $0) }
@@ -43,7 +43,7 @@ struct ReportCommand: ParsableCommand {
         var report = HTMLReport(inputs: inputs, baseline: base)
         if let baseline {
             // A results file given also as the baseline would be judged against itself ("no regression").
-            let digest = { (path: String) in SHA256.hex(of: try InputFile.read(path, limit: RunReport.maxFileBytes)) }
+            let digest = { (path: String) in SHA256.hex(of: try BoundedFile.read(path, limit: RunReport.maxFileBytes)) }
             let baseDigest = try digest(baseline)
             for case .run(_, let file) in inputs where try digest(file) == baseDigest { report.sameAsBaseline.insert(file) }
             guard let judged = report.judged else {

@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Limits.refuseOverwriting(
+        try OutputPaths.refuseOverwriting(
             outputs: outputs.paths,
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
                 + options.plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })

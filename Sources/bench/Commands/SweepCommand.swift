@@ -38,7 +38,7 @@ struct SweepCommand: ParsableCommand {
         let axes = try vary.map { spec -> Sweep.Axis in
             let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty else { throw ValidationError("--vary takes KEY=v1,v2,…, got \"\(spec)\"") }
-            let values = try Limits.list("--vary \(parts[0])", parts[1])
+            let values = try OptionList.items("--vary \(parts[0])", parts[1])
             guard !values.isEmpty else { throw ValidationError("--vary \(parts[0]) lists no values") }
             // By value, not spelling: 100 and 1e2 are one point.
             var seen: [String: String] = [:]
@@ -68,7 +68,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Limits.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
+        try OutputPaths.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
                                      inputs: [("--workload", workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil })] + options.plugins.map { ("--plugin", $0) })
         let jsonFile = try json.map(AtomicFile.init(path:))
         let svgFile = try svg.map(AtomicFile.init(path:))

@@ -6,7 +6,7 @@ import TriggerKit
 /// `--publication none,lock-free`), parsed and checked once, where the option is declared.
 enum CommaLists {
     static func strategies(_ text: String) throws -> [String] {
-        let names = try Limits.list("--strategies", text)
+        let names = try OptionList.items("--strategies", text)
         for s in names where StrategyRegistry.named(s) == nil {
             throw ValidationError("unknown strategy \"\(s)\" in --strategies; choose from \(StrategyRegistry.names.joined(separator: ", "))")
         }
@@ -21,14 +21,14 @@ enum CommaLists {
     }
 
     static func threadCounts(_ text: String) throws -> [Int] {
-        try unique("--threads", Limits.list("--threads", text).map {
+        try unique("--threads", OptionList.items("--threads", text).map {
             guard let n = Int($0), n >= 1, n <= 64 else { throw ValidationError("--threads takes counts from 1 to 64, got \"\($0)\"") }
             return n
         })
     }
 
     static func publications(_ text: String) throws -> [Publication] {
-        try unique("--publication", Limits.list("--publication", text).map {
+        try unique("--publication", OptionList.items("--publication", text).map {
             guard let p = Publication(rawValue: $0) else { throw ValidationError("unknown publication \"\($0)\"; choose from none, lock-free, mutex") }
             return p
         })

@@ -47,7 +47,7 @@ struct InputOptions: ParsableArguments {
     /// children can be handed a copy; nil for a preset or a regular file, which each child reads itself.
     func pipedWorkloadText() throws -> [UInt8]? {
         guard let path = workloadFile, !Self.isRegularFile(path) else { return nil }
-        return try InputFile.read(path, limit: WorkloadSpec.maxFileBytes)
+        return try BoundedFile.read(path, limit: WorkloadSpec.maxFileBytes)
     }
 
     /// `--workload` when it names a spec file rather than a preset.
@@ -58,7 +58,7 @@ struct InputOptions: ParsableArguments {
 
     /// What to replay: the user's files (every line), else the workload named or the command's default.
     func source(defaultWorkload: String = "default") throws -> InputSource {
-        if let corpus, let eventLog { return .files(InputFiles(corpusPath: corpus, eventLogPath: eventLog, strict: strict)) }
+        if let corpus, let eventLog { return .files(UserFiles(corpusPath: corpus, eventLogPath: eventLog, strict: strict)) }
         return .generated(try WorkloadSpec.load(workloadName(or: defaultWorkload)))
     }
 

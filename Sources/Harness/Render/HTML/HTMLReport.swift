@@ -24,7 +24,7 @@ public struct HTMLReport {
 
     /// Reads a results file or a sweep file, by its schema.
     public static func load(_ path: String) throws -> Input {
-        let bytes = try InputFile.read(path, limit: RunReport.maxFileBytes)
+        let bytes = try BoundedFile.read(path, limit: RunReport.maxFileBytes)
         // The schema decides; a file that is not JSON at all gets the results decoder's error.
         if case .string(Sweep.schemaName)? = (try? JSONParser.parse(bytes))?["schema"] {
             return .sweep(try Sweep.decode(bytes, file: path), file: path)

@@ -3,7 +3,7 @@ import TriggerKit
 import Workload
 
 /// What a run replays: a workload generated from its spec, or the user's corpus and event log.
-public struct RunInput {
+public struct LoadedInput {
     public let set: TriggerSet
     public let vocabulary: Vocabulary
     public let events: EventColumns
@@ -14,14 +14,14 @@ public struct RunInput {
     public let workload: RunReport.Workload
 
     /// Generates the workload or reads the user's files.
-    public static func load(_ source: InputSource, progress: ProgressLine = ProgressLine(enabled: false)) throws -> RunInput {
+    public static func load(_ source: InputSource, progress: ProgressLine = ProgressLine(enabled: false)) throws -> LoadedInput {
         switch source {
         case .generated(let spec): try generate(spec, progress: progress)
         case .files(let files): try read(files, progress: progress)
         }
     }
 
-    static func generate(_ spec: WorkloadSpec, progress: ProgressLine) throws -> RunInput {
+    static func generate(_ spec: WorkloadSpec, progress: ProgressLine) throws -> LoadedInput {
         try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
         let json = WorkloadGenerator.corpusJSON(spec)
@@ -31,11 +31,11 @@ public struct RunInput {
             progress.update("generating events", n, spec.events)
         }
         progress.note("")
-        return RunInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8) },
+        return LoadedInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8) },
                         workload: .init(spec, events: events.count))
     }
 
-    static func read(_ files: InputFiles, progress: ProgressLine) throws -> RunInput {
+    static func read(_ files: UserFiles, progress: ProgressLine) throws -> LoadedInput {
         progress.note("loading \(files.corpusPath)")
         let corpus = try LoadedCorpus(path: files.corpusPath)
         progress.note("loading \(files.eventLogPath)")
@@ -51,7 +51,7 @@ public struct RunInput {
         let data = RunReport.ReplayedFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
         // Named for what it is, not for the file: a copy of the same bytes under another name is the same data.
         let name = "files"
-        return RunInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
+        return LoadedInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
                         workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TriggerKit
 
 /// A user's own trigger set and event log, named on the command line (`--corpus`, `--event-log`).
-public struct InputFiles: Sendable, Equatable {
+public struct UserFiles: Sendable, Equatable {
     public var corpusPath: String
     public var eventLogPath: String
     /// Any invalid event-log line is an error (exit 2) instead of being counted and skipped.

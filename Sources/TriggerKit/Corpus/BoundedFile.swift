@@ -9,7 +9,7 @@ private let systemRead = Darwin.read
 #endif
 
 /// Reads input files with a size limit and a readable error instead of a crash.
-public enum InputFile {
+public enum BoundedFile {
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -1,0 +1,24 @@
+@testable import Harness
+import TriggerKit
+import Workload
+
+extension RunConfiguration {
+    /// A run small enough for a unit test: `events` events each for warm-up, the allocation pass and
+    /// `reference` (unless given apart), no single-event latency pass, one repetition unless told.
+    static func small(_ spec: WorkloadSpec, strategies: [String] = StrategyRegistry.names, events: Int,
+                      referenceEvents: Int? = nil, repetitions: Int = 1) -> RunConfiguration {
+        small(.generated(spec), strategies: strategies, events: events, referenceEvents: referenceEvents, repetitions: repetitions)
+    }
+
+    static func small(_ input: InputSource, strategies: [String] = StrategyRegistry.names, events: Int,
+                      referenceEvents: Int? = nil, repetitions: Int = 1) -> RunConfiguration {
+        var c = RunConfiguration(input: input)
+        c.strategies = strategies
+        c.repetitions = repetitions
+        c.warmupEvents = events
+        c.allocationEvents = events
+        c.referenceEvents = referenceEvents ?? events
+        c.latencyEvents = 0
+        return c
+    }
+}
