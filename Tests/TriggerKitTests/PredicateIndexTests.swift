@@ -157,4 +157,48 @@ final class PredicateIndexTests: XCTestCase {
         }
         XCTAssertEqual(matched, 13)
     }
+
+    /// A condition that is one literal-only regex alone is checked against the text where the probe
+    /// finds it and accepted without evaluation: case-insensitively, inside its window, and listed for
+    /// RE2 when the text folds outside ASCII; one with a second clause is still evaluated.
+    func testConditionsThatAreOneLiteralRegexAreCheckedAndAccepted() throws {
+        func trigger(_ id: String, _ filters: String, window: String = "") -> String {
+            #"{"id":"\#(id)"\#(window),"conditions":[{"type":"custom_event","event_name":"e","filters":\#(filters)}]}"#
+        }
+        func regex(_ pattern: String) -> String { #"{"property":"path","type":"string","op":"regex","value":"\#(pattern)"}"# }
+        // 300: regexes are filed by their literals only in crowds of `AccessStatistics.literalThreshold`.
+        var triggers = (0..<300).map { trigger("r\($0)", "[[\(regex("^/api/r\($0)/"))]]") }
+        triggers += [
+            trigger("windowed", "[[\(regex("^/api/r1/"))]]", window: #","start_time":10,"end_time":20"#),
+            trigger("second-clause", "[[\(regex("^/api/r2/"))],[" + #"{"property":"n","type":"number","op":"eq","value":1}"# + "]]"),
+            trigger("suffix", "[[\(regex("items$"))]]"),
+        ]
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        let events: [(Double, [String: PropertyValue])] = [
+            (15, ["path": .string("/api/r1/x")]), (25, ["path": .string("/api/r1/x")]), (5, ["path": .string("/API/R3/items")]),
+            (5, ["path": .string("/api/r2/x")]), (5, ["path": .string("/api/r2/x"), "n": .int(1)]), (5, ["path": .string("/api/r33")]),
+            (5, ["path": .string("/api/r4/\u{212A}items")]), (5, ["path": .string("/api/r5/ſ")]), (5, ["path": .string("x/api/r6/")]),
+            (5, ["path": .string("/items/more")]),
+        ]
+        for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
+        let reference = ReferenceMatcher(set)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
+        XCTAssertEqual(index.crowds.count, 1)
+        guard index.crowds.count == 1 else { return }
+        let exact = index.crowds[0].literals.exact
+        XCTAssertTrue((0..<exact.count).contains { exact[$0] >= 0 }, "no condition was filed to be checked and accepted")
+        let scratch = index.makeScratch(for: columns)
+        var matched = 0
+        columns.withView { view in
+            for i in 0..<view.count {
+                index.match(i, in: view, scratch: scratch)
+                let expected = reference.match(view.event(at: i))
+                matched += expected.count
+                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(events[i])")
+            }
+        }
+        XCTAssertEqual(matched, 11)
+    }
 }

@@ -157,6 +157,7 @@ struct CrowdIndex: Sendable {
          statistics: inout AccessStatistics) {
         var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
         var eq: [EqualityKey: [Int32]] = [:]
+        var exactLiteral: [Int32: Int32] = [:]  // entry -> literal start, for conditions that are one literal-only regex
         var prefixLengths = Set<Int32>()
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
@@ -169,6 +170,10 @@ struct CrowdIndex: Sendable {
                 eq[k, default: []].append(exact ? ~Int32(e) : Int32(e))
                 if literal {
                     literalEntries.append(Int32(e))
+                    if compiled[e].clauseEnd - compiled[e].clauseStart == 1, let p = Self.single(Int(compiled[e].clauseStart), in: program),
+                       p.auxCount >= 0 {
+                        exactLiteral[Int32(e)] = p.auxCount
+                    }
                     literalKeys |= PredicateProgram.keyBit(k.key)
                     if LiteralKeys.prefixLength(k.kind) > 0 {
                         prefixLengths.insert(Int32(LiteralKeys.prefixLength(k.kind)))
@@ -185,9 +190,11 @@ struct CrowdIndex: Sendable {
             }
         }
         var spans: [(EqualityKey, PoolRange)] = []
+        var exact: [Int32] = []
         for (k, list) in eq {
             spans.append((k, PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))))
             equalityEntries.append(contentsOf: list)
+            if !exactLiteral.isEmpty { exact += list.map { k.kind > 3 ? exactLiteral[$0] ?? -1 : -1 } }
         }
         equality = FlatTable(spans, filler: PoolRange(start: 0, end: 0))
         let rangeKeyList = rangeBuild.keys.sorted(), bandKeyList = bandBuild.keys.sorted()
@@ -198,7 +205,7 @@ struct CrowdIndex: Sendable {
         for k in eq.keys where k.kind <= 3 { equalityKeys |= PredicateProgram.keyBit(k.key) }
         if literalKeys != 0 {
             literals = CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: FrozenBuffer(prefixLengths.sorted()), gramLengths: gramLengths,
-                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
+                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }), exact: FrozenBuffer(exact))
         }
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }

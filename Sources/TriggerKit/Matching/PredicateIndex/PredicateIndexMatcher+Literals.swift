@@ -1,40 +1,55 @@
 extension PredicateIndexMatcher {
     /// Lists the literal-filed conditions of crowd `index` (of `bucket`) that event `i`'s strings hold,
     /// each once: a mark per condition (numbered within the bucket's run) records the listed ones.
-    /// `run`: the first entry of the bucket's run. Out of line, and static: only crowds with regex
-    /// literals come here, and a method of the matcher made every `match` copy the matcher.
+    /// `run`: the first entry of the bucket's run. A condition that is one literal-only regex alone
+    /// (`CrowdLiterals.exact`) is checked against the text here, with `literals` (the program's), and
+    /// accepted without evaluation; one the check cannot decide is listed. Out of line, and static:
+    /// only crowds with regex literals come here, and a method of the matcher made every `match` copy
+    /// the matcher.
     @inline(never)
-    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, run: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, run: Int, entries: UnsafeMutablePointer<PredicateProgram.Entry>,
+                              literals: UnsafeMutablePointer<UInt64>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let marks = scratch.beginMarking(conditions: index.pointee.literals.conditions)
         let stamp = UInt64(scratch.markStamp) << 32
-        @inline(__always) func listOnce(_ e: Int32) {
+        @inline(__always) func firstTime(_ e: Int32) -> Bool {
             let c = Int(e) &- run
-            if marks[c] != stamp {
-                marks[c] = stamp
-                scratch.appendListed(e)
-            }
+            guard marks[c] != stamp else { return false }
+            marks[c] = stamp
+            return true
         }
+        let exact = index.pointee.literals.exact
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             guard index.pointee.literalKeys & PredicateProgram.keyBit(key) != 0, events.propertyTags[p] == ValueTag.string.rawValue else { continue }
-            guard probeLiterals(index, key: key, string: Int(events.propertyBits[p]), events, listOnce) else {
+            let text = events.utf8(Int(events.propertyBits[p]))
+            let found = probeLiterals(index, key: key, text: text) { k in
+                let e = index.pointee.equalityEntries[k]
+                guard firstTime(e) else { return }
+                let literal = exact.count > 0 ? exact[k] : -1
+                guard literal >= 0, let holds = LiteralPattern.matches(flat: literals + Int(literal), text.start, count: text.count) else {
+                    scratch.appendListed(e)
+                    return
+                }
+                if holds { accept(entries[Int(e)], i, events, scratch) }
+            }
+            guard found else {
                 // A text folded outside ASCII: every literal-filed condition, and nothing more to probe.
-                for e in index.pointee.literals.entries { listOnce(e) }
+                for e in index.pointee.literals.entries where firstTime(e) { scratch.appendListed(e) }
                 return
             }
         }
     }
 
-    /// Hands `list` each condition of crowd `index` filed under a literal key (`LiteralKeys`) that
-    /// string `id` of property `key` holds: the prefixes of the text, then every gram at every
-    /// position. False, listing nothing, for a text RE2 would fold outside ASCII.
+    /// Hands `found` the position in `equalityEntries` of each condition of crowd `index` filed
+    /// under a literal key (`LiteralKeys`) that `text` of property `key` holds: the prefixes of the
+    /// text, then every gram at every position. False, finding nothing, for a text RE2 would fold
+    /// outside ASCII.
     @inline(__always)
-    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, key: Int32, string id: Int, _ events: EventView,
-                       _ listOnce: (Int32) -> Void) -> Bool {
+    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, key: Int32, text: (start: UnsafePointer<UInt8>, count: Int),
+                              _ found: (Int) -> Void) -> Bool {
         @inline(__always) func list(_ r: CrowdIndex.PoolRange) {
-            for k in Int(r.start)..<Int(r.end) { listOnce(index.pointee.equalityEntries[k]) }
+            for k in Int(r.start)..<Int(r.end) { found(k) }
         }
-        let text = events.utf8(id)
         let base = text.start, n = text.count
         if ASCIIFold.foldsOutsideASCII(base, count: n) { return false }
         let equality = index.pointee.equality, filter = index.pointee.literals.filter

@@ -235,7 +235,10 @@ public struct PredicateIndexMatcher: Matcher {
         // evaluated together like a scanned bucket.
         let index = crowds.base + Int(crowd)
         list(index, i, events, scratch)
-        if index.pointee.literalKeys != 0 { Self.probeLiterals(index, run: runs.range(of: bucket).lowerBound, i, events, scratch) }
+        if index.pointee.literalKeys != 0 {
+            Self.probeLiterals(index, run: runs.range(of: bucket).lowerBound, entries: runs.entries.base, literals: program.tables.literals,
+                               i, events, scratch)
+        }
         program.prefetchListed(runs.entries, scratch)
         program.scanListed(runs.entries, i, events, scratch)
     }
@@ -255,7 +258,7 @@ public struct PredicateIndexMatcher: Matcher {
                let r = index.pointee.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) {
                     let e = index.pointee.equalityEntries[k]
-                    if e >= 0 { scratch.appendListed(e) } else { accept(~e, i, events, scratch) }
+                    if e >= 0 { scratch.appendListed(e) } else { Self.accept(runs.entries[Int(~e)], i, events, scratch) }
                 }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
@@ -268,12 +271,12 @@ public struct PredicateIndexMatcher: Matcher {
         }
     }
 
-    /// Adds entry `e`, whose condition holds for event `i` (its only filter was found by a probe), when
-    /// the trigger's window and the push action allow: the entry screen without the predicates, as a
-    /// counted bucket accepts its entries. Counted as a candidate, like an evaluated one.
+    /// Adds `entry`, whose condition holds for event `i` (its only filter was found by a probe, and
+    /// checked if a literal), when the trigger's window and the push action allow: the entry screen
+    /// without the predicates, as a counted bucket accepts its entries. Counted as a candidate, like an
+    /// evaluated one.
     @inline(__always)
-    func accept(_ e: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let entry = runs.entries[Int(e)]
+    static func accept(_ entry: PredicateProgram.Entry, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let action = events.actions[i]
         if entry.covers(timeKey: PredicateProgram.timeKey(events.times[i])), entry.action < 0 || entry.action == action,
            scratch.add(entry.trigger) {
