@@ -26,15 +26,8 @@ final class PredicateIndexTests: XCTestCase {
             values.append(.int(Int64(k * 10)))
         }
         for v in values { columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["v": v])) }
-        let reference = ReferenceMatcher(set)
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
-        let scratch = index.makeScratch(for: columns)
-        columns.withView { view in
-            for i in 0..<view.count {
-                index.match(i, in: view, scratch: scratch)
-                XCTAssertEqual(scratch.sortedResults, reference.match(view.event(at: i)), "value \(values[i])")
-            }
-        }
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 0)
     }
 
     /// A band whose width rounds below `upper - lower` (1e9 - -1e-9 is 1e9 as a double) must still be
@@ -141,21 +134,10 @@ final class PredicateIndexTests: XCTestCase {
             (5, ["n": .int(0)]), (5, ["n": .double(-0.0)]), (5, ["b": .bool(true)]), (5, ["b": .bool(false)]), (5, ["u": .int(1)]),
         ]
         for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
-        let reference = ReferenceMatcher(set)
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         XCTAssertEqual(index.crowds.count, 1)
         XCTAssertTrue(index.crowds[0].equalityEntries.contains { $0 < 0 }, "no condition was filed to be accepted")
-        let scratch = index.makeScratch(for: columns)
-        var matched = 0
-        columns.withView { view in
-            for i in 0..<view.count {
-                index.match(i, in: view, scratch: scratch)
-                let expected = reference.match(view.event(at: i))
-                matched += expected.count
-                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(events[i])")
-            }
-        }
-        XCTAssertEqual(matched, 13)
+        XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 13)
     }
 
     /// A condition that is one literal-only regex alone is checked against the text where the probe
@@ -183,12 +165,19 @@ final class PredicateIndexTests: XCTestCase {
             (5, ["path": .string("/items/more")]),
         ]
         for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
-        let reference = ReferenceMatcher(set)
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
         XCTAssertEqual(index.crowds.count, 1)
         guard index.crowds.count == 1 else { return }
-        let exact = index.crowds[0].literals.exact
+        let exact = index.crowds[0].literalExact
         XCTAssertTrue((0..<exact.count).contains { exact[$0] >= 0 }, "no condition was filed to be checked and accepted")
+        XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 11)
+    }
+
+    /// Matches every event of `columns` through `index` and through `reference`, asserting that they
+    /// agree on each; returns how many matches `reference` found (a check that something matched).
+    func matchesAgreeingWithReference(_ index: PredicateIndexMatcher, _ set: TriggerSet, _ columns: EventColumns,
+                                      file: StaticString = #filePath, line: UInt = #line) -> Int {
+        let reference = ReferenceMatcher(set)
         let scratch = index.makeScratch(for: columns)
         var matched = 0
         columns.withView { view in
@@ -196,9 +185,9 @@ final class PredicateIndexTests: XCTestCase {
                 index.match(i, in: view, scratch: scratch)
                 let expected = reference.match(view.event(at: i))
                 matched += expected.count
-                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(events[i])")
+                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(view.event(at: i))", file: file, line: line)
             }
         }
-        XCTAssertEqual(matched, 11)
+        return matched
     }
 }

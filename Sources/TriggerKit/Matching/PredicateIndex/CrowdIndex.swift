@@ -52,6 +52,11 @@ struct CrowdIndex: Sendable {
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
     /// (hashing) lookup for a property whose bit is clear.
     var equalityKeys: UInt64 = 0, rangeKeys: UInt64 = 0, bandKeys: UInt64 = 0
+    /// Per position of `equalityEntries`: the start in the program's `literals` of the literal-only
+    /// pattern of a condition that is that regex alone (checked, then accepted without evaluation); -1
+    /// for the others; empty without such conditions. Kept after the fields every probe reads, so
+    /// adding it left their places as they were.
+    var literalExact = FrozenBuffer<Int32>([])
 
     /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
     /// to match, or in the residual that every probe returns.
@@ -205,8 +210,9 @@ struct CrowdIndex: Sendable {
         for k in eq.keys where k.kind <= 3 { equalityKeys |= PredicateProgram.keyBit(k.key) }
         if literalKeys != 0 {
             literals = CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: FrozenBuffer(prefixLengths.sorted()), gramLengths: gramLengths,
-                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }), exact: FrozenBuffer(exact))
+                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
         }
+        literalExact = FrozenBuffer(exact)
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }
     }

@@ -115,8 +115,4 @@ struct CrowdLiterals: Sendable {
     var prefixLengths = FrozenBuffer<Int32>([])
     var gramLengths: UInt16 = 0
     var filter = LiteralFilter([])
-    /// Per position of the crowd's `equalityEntries`: the start in the program's `literals` of the
-    /// literal-only pattern of a condition that is that regex alone (checked, then accepted without
-    /// evaluation); -1 for the others.
-    var exact: FrozenBuffer<Int32> = FrozenBuffer([])
 }

@@ -2,7 +2,7 @@ extension PredicateIndexMatcher {
     /// Lists the literal-filed conditions of crowd `index` (of `bucket`) that event `i`'s strings hold,
     /// each once: a mark per condition (numbered within the bucket's run) records the listed ones.
     /// `run`: the first entry of the bucket's run. A condition that is one literal-only regex alone
-    /// (`CrowdLiterals.exact`) is checked against the text here, with `literals` (the program's), and
+    /// (`CrowdIndex.literalExact`) is checked against the text here, with `literals` (the program's), and
     /// accepted without evaluation; one the check cannot decide is listed. Out of line, and static:
     /// only crowds with regex literals come here, and a method of the matcher made every `match` copy
     /// the matcher.
@@ -17,7 +17,7 @@ extension PredicateIndexMatcher {
             marks[c] = stamp
             return true
         }
-        let exact = index.pointee.literals.exact
+        let exact = index.pointee.literalExact
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
             guard index.pointee.literalKeys & PredicateProgram.keyBit(key) != 0, events.propertyTags[p] == ValueTag.string.rawValue else { continue }
