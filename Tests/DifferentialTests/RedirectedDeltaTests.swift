@@ -24,7 +24,7 @@ final class RedirectedDeltaTests: XCTestCase {
         var added = set.triggers[5]
         added.id = "added"
         added.conditions = [.customEvent(name: "a-name-no-corpus-had", filters: FilterCNF(clauses: []))] + added.conditions
-        // A product no trigger named: under merged runs its new bucket carries a copy of any-purchase's.
+        // A product no trigger named: under merged spans its new bucket carries a copy of any-purchase's.
         var product = set.triggers[7]
         product.id = "new-product"
         product.conditions = [.purchase(productID: "a-product-no-corpus-had", filters: FilterCNF(clauses: []))]

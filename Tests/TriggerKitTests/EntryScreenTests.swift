@@ -2,7 +2,7 @@ import TriggerKit
 import XCTest
 
 /// The compiled matchers screen each bucket entry by window, push action and required property keys
-/// (64 presence bits) before evaluating clauses, in runs of 64 entries. These cases sit on that screen's
+/// (64 presence bits) before evaluating clauses, in spans of 64 entries. These cases sit on that screen's
 /// edges: more than 64 filter keys (bits shared), keys a clause does not require (`ne`, `not_exists`),
 /// clauses over two or three keys (one of which must be present), buckets longer than one run, windows
 /// and push actions.
@@ -13,7 +13,7 @@ final class EntryScreenTests: XCTestCase {
             triggers.append(#"{"id":"\#(id)"\#(window),"conditions":[\#(condition)]}"#)
         }
         func event(_ filters: String) -> String { #"{"type":"custom_event","event_name":"e","filters":\#(filters)}"# }
-        // 150 entries on one event name: longer than two runs of 64; 70 keys share the 64 bits.
+        // 150 entries on one event name: longer than two spans of 64; 70 keys share the 64 bits.
         for k in 0..<70 {
             trigger("eq\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"eq","value":\#(k)}]]"#))
             trigger("ne\(k)", event(#"[[{"property":"p\#(k)","type":"number","op":"ne","value":\#(k)}]]"#))
@@ -33,7 +33,7 @@ final class EntryScreenTests: XCTestCase {
         trigger("open", event("[]"))
         // Windows are screened as one unsigned range test on order-preserving integer keys of the times:
         // bounds included, -0 equal to +0, negative times, a window of one instant. (The decoder refuses an
-        // empty window; a `TriggerSet` built in code may hold one, and its entries are left out of the runs.)
+        // empty window; a `TriggerSet` built in code may hold one, and its entries are left out of the spans.)
         trigger("zero", event("[]"), window: #","start_time":0,"end_time":0"#)
         trigger("negative", event("[]"), window: #","start_time":-100,"end_time":-1"#)
         trigger("instant", event("[]"), window: #","start_time":1800000000,"end_time":1800000000"#)
@@ -100,7 +100,7 @@ final class EntryScreenTests: XCTestCase {
 
 extension EntryScreenTests {
     /// The decoder refuses a window that ends before it starts; a set built in code can hold one. Its
-    /// entries are left out of the runs (the unsigned range test would wrap on it), so nothing matches.
+    /// entries are left out of the spans (the unsigned range test would wrap on it), so nothing matches.
     func testAnEmptyWindowBuiltInCodeNeverMatches() {
         let condition = Condition.customEvent(name: "e", filters: FilterCNF(clauses: []))
         let set = TriggerSet(triggers: [Trigger(id: "empty", startTime: 10, endTime: 5, conditions: [condition]),

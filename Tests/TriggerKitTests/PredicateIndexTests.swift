@@ -83,12 +83,12 @@ final class PredicateIndexTests: XCTestCase {
         let vocabulary = Vocabulary(set)
         let program = PredicateProgram(set, vocabulary: vocabulary)
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
-        let runs = program.runs(for: buckets)
-        func run(_ name: String) -> Range<Int> { runs.range(of: buckets.customByName[Int(vocabulary.symbols.lookup(name)!)]) }
-        var statistics = AccessStatistics(entries: run("e"), of: runs.entries, program: program)
+        let spans = program.spans(for: buckets)
+        func run(_ name: String) -> Range<Int> { spans.range(of: buckets.customByName[Int(vocabulary.symbols.lookup(name)!)]) }
+        var statistics = AccessStatistics(entries: run("e"), of: spans.entries, program: program)
         for (offset, e) in run("e").enumerated() {
             let kind: String
-            switch CrowdIndex.access(of: runs.entries[e], in: program, statistics: &statistics) {
+            switch CrowdIndex.access(of: spans.entries[e], in: program, statistics: &statistics) {
             case .keyed(let k, let literal): kind = literal ? "literal" : "equality"; XCTAssertEqual(k.kind, 0)
             case .band(let lo, let hi): kind = "band"; XCTAssertEqual([lo.code, hi.code], [.numGt, .numLte])
             case .range(let p): kind = "range"; XCTAssertEqual(p.code, .numGt)
@@ -97,8 +97,8 @@ final class PredicateIndexTests: XCTestCase {
             XCTAssertEqual(kind, cases[offset].0, "condition \(offset)")
         }
         func prunes(_ name: String) -> Bool {
-            var statistics = AccessStatistics(entries: run(name), of: runs.entries, program: program)
-            return CrowdIndex.prunesEnough(entries: run(name), of: runs.entries, program: program, statistics: &statistics)
+            var statistics = AccessStatistics(entries: run(name), of: spans.entries, program: program)
+            return CrowdIndex.prunesEnough(entries: run(name), of: spans.entries, program: program, statistics: &statistics)
         }
         XCTAssertTrue(prunes("eq"))
         XCTAssertFalse(prunes("res"))

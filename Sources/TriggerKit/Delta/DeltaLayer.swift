@@ -43,11 +43,11 @@ package final class DeltaLayer: @unchecked Sendable {
     /// Position in the snapshot's order of each base trigger, or nil when it is its base index (no base
     /// trigger removed).
     let basePosition: FrozenBuffer<Int32>?
-    let overlay: OverlayRuns?
+    let overlay: OverlaySpans?
     let deadCount: Int
     let stamped: FrozenBuffer<Int32>
     /// The overlay's view, where every snapshot's `View` points (freed with the layer).
-    let overlayView: UnsafeMutablePointer<OverlayRuns.View>?
+    let overlayView: UnsafeMutablePointer<OverlaySpans.View>?
     /// `view`, where snapshots point (freed with the layer): a snapshot that held the view inline made
     /// its `match` load and spill all of it for every event.
     private(set) var hot: UnsafePointer<View>!
@@ -56,7 +56,7 @@ package final class DeltaLayer: @unchecked Sendable {
     let overlayPosition: FrozenBuffer<Int32>
     /// Whether results need anything done to them after the base has matched.
     let active: Bool
-    /// Whether the snapshot's base redirects every bucket the history touched (`RedirectedRuns`):
+    /// Whether the snapshot's base redirects every bucket the history touched (`RedirectedSpans`):
     /// masked triggers are then never reached, and nothing is stamped, dropped or overlaid.
     let redirected: Bool
     /// Redirected: the position of each added trigger's slot (`baseCount + k`) in the snapshot's order.
@@ -65,7 +65,7 @@ package final class DeltaLayer: @unchecked Sendable {
     private let materialized = Mutex<TriggerSet?>(nil)
 
     init(family: DeltaFamily, baseSet: TriggerSet, dead: FrozenBuffer<UInt64>, deadCount: Int, basePosition: FrozenBuffer<Int32>?,
-         overlay: OverlayRuns?, overlayTriggers: [Trigger], overlayPosition: [Int32], liveCount: Int,
+         overlay: OverlaySpans?, overlayTriggers: [Trigger], overlayPosition: [Int32], liveCount: Int,
          redirected: Bool = false, addedPosition: [Int32] = []) {
         self.deadCount = deadCount
         self.redirected = redirected
@@ -82,7 +82,7 @@ package final class DeltaLayer: @unchecked Sendable {
         }
         self.stamped = FrozenBuffer(stamped)
         if let overlay {
-            let view = UnsafeMutablePointer<OverlayRuns.View>.allocate(capacity: 1)
+            let view = UnsafeMutablePointer<OverlaySpans.View>.allocate(capacity: 1)
             view.initialize(to: overlay.view)
             overlayView = view
         } else {
@@ -115,7 +115,7 @@ package final class DeltaLayer: @unchecked Sendable {
     /// afterwards instead (a store per masked trigger per event would cost more than a test per match).
     static let stampLimit = 16
 
-    /// What matching reads, as plain pointers into this layer (see `OverlayRuns.View`).
+    /// What matching reads, as plain pointers into this layer (see `OverlaySpans.View`).
     var view: View {
         View(active: active, baseCount: Int32(baseSet.triggers.count), dead: dead.base, stamped: stamped.base, stampedCount: stamped.count,
              dropDead: deadCount > Self.stampLimit && !redirected, basePosition: basePosition?.base, overlay: overlayView,
@@ -136,7 +136,7 @@ package final class DeltaLayer: @unchecked Sendable {
         let dropDead: Bool
         let basePosition: UnsafeMutablePointer<Int32>?
         /// Behind a pointer: copying the overlay's dozen pointers for every event cost more than the test.
-        let overlay: UnsafeMutablePointer<OverlayRuns.View>?
+        let overlay: UnsafeMutablePointer<OverlaySpans.View>?
         let overlayFilter: UnsafeMutablePointer<UInt64>?
         let overlayPosition: UnsafeMutablePointer<Int32>
 
@@ -161,9 +161,9 @@ package final class DeltaLayer: @unchecked Sendable {
             let fromBase = scratch.count
             if let overlay = hot.pointee.overlay, let filter = hot.pointee.overlayFilter {
                 let kind = events.kinds[i], id = events.keys[i]
-                if id >= 0 { OverlayRuns.View.scan(overlay, filter, OverlayRuns.key(kind: kind, id: id), i, events, scratch) }
+                if id >= 0 { OverlaySpans.View.scan(overlay, filter, OverlaySpans.key(kind: kind, id: id), i, events, scratch) }
                 if kind != EventKindCode.customEvent.rawValue {
-                    OverlayRuns.View.scan(overlay, filter, OverlayRuns.key(kind: kind, id: -1), i, events, scratch)
+                    OverlaySpans.View.scan(overlay, filter, OverlaySpans.key(kind: kind, id: -1), i, events, scratch)
                 }
             }
             // Base matches need nothing when the masked triggers were stamped and none was removed.

@@ -12,14 +12,14 @@ package protocol LayerableMatcher: DeltaSnapshot {
     func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch)
     var buckets: TriggerBuckets { get }
     var program: PredicateProgram { get }
-    var runs: PredicateProgram.Runs { get }
-    /// Whether each product's (campaign's) run holds a copy of the any-purchase (any-push) bucket.
-    var mergedRuns: Bool { get }
+    var spans: PredicateProgram.Spans { get }
+    /// Whether each product's (campaign's) span holds a copy of the any-purchase (any-push) bucket.
+    var mergedSpans: Bool { get }
     /// Whether bucket `b` is scanned (neither indexed nor counted), so a snapshot may redirect its key.
     func scans(bucket b: Int32) -> Bool
-    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs: the snapshot of
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s spans: the snapshot of
     /// `layer`'s set, published as it is when the layer needs nothing done per event.
-    init(_ base: Self, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer)
+    init(_ base: Self, buckets: TriggerBuckets, redirected: RedirectedSpans, layer: DeltaLayer)
 }
 
 extension CompiledMatcher: LayerableMatcher {
@@ -27,7 +27,7 @@ extension CompiledMatcher: LayerableMatcher {
     package var listCapacity: Int { 0 }
     package var markCapacity: Int { 0 }
     package var memoSlots: Int { program.regexes.count }
-    package var mergedRuns: Bool { runs.merged }
+    package var mergedSpans: Bool { spans.merged }
     package func scans(bucket b: Int32) -> Bool { true }
     package var deltaFamily: DeltaFamily? { origin.delta?.family }
 }
@@ -37,7 +37,7 @@ extension PredicateIndexMatcher: LayerableMatcher {
     package var listCapacity: Int { largestCrowd }
     package var markCapacity: Int { max(largestCounted, largestLiteralCrowd) }
     package var memoSlots: Int { program.regexes.count }
-    package var mergedRuns: Bool { runs.merged }
+    package var mergedSpans: Bool { spans.merged }
     package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }
     package var deltaFamily: DeltaFamily? { origin.delta?.family }
 }

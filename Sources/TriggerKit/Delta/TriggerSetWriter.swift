@@ -247,11 +247,11 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
     /// The layer of the current history: the overlay compiled from the pending triggers in rank order.
     private func layer(_ order: [PendingIndex]) -> DeltaLayer {
         let (triggers, positions, liveCount) = rankedPending(order)
-        var overlay: OverlayRuns?
+        var overlay: OverlaySpans?
         if !triggers.isEmpty {
             let overlaySet = TriggerSet(triggers: triggers, minimumTriggerInterval: baseSet.minimumTriggerInterval,
                                         actionCategories: baseSet.actionCategories)
-            overlay = OverlayRuns(overlaySet, vocabulary: Vocabulary(symbols: symbols), slotBase: Int32(baseSet.triggers.count))
+            overlay = OverlaySpans(overlaySet, vocabulary: Vocabulary(symbols: symbols), slotBase: Int32(baseSet.triggers.count))
         }
         return DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
                           overlay: overlay, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount)
@@ -272,14 +272,14 @@ package final class LayeredWriter<Base: LayerableMatcher>: TriggerSetWriter {
             added += 1
             return (Int32(n0) + added - 1, trigger)
         }
-        guard let (buckets, runs) = Redirection.redirect(base, baseSet: baseSet, dead: dead, pending: items, symbols: symbols,
+        guard let (buckets, spans) = Redirection.redirect(base, baseSet: baseSet, dead: dead, pending: items, symbols: symbols,
                                                          limit: redirectLimit) else { return nil }
         let (triggers, positions, liveCount) = rankedPending(order)
         let baseLive = Int32(n0 - removedCount)
         let layer = DeltaLayer(family: family, baseSet: baseSet, dead: FrozenBuffer(dead), deadCount: deadCount, basePosition: basePosition,
                                overlay: nil, overlayTriggers: triggers, overlayPosition: positions, liveCount: liveCount, redirected: true,
                                addedPosition: (0..<added).map { baseLive + $0 })
-        let redirected = Base(base, buckets: buckets, redirected: runs, layer: layer)
+        let redirected = Base(base, buckets: buckets, redirected: spans, layer: layer)
         return (layer.active ? Base.Snapshot(base: redirected, layer: layer) : redirected, layer)
     }
 

@@ -8,30 +8,30 @@ public struct CompiledMatcher: Matcher {
     public var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
-    /// One run of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
-    /// product's (campaign's) unless that would double them (`PredicateProgram.runs`).
-    package let runs: PredicateProgram.Runs
-    /// Whether each run holds its companion bucket's entries (else a purchase scans two runs).
-    public var merged: Bool { runs.merged }
+    /// One span of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
+    /// product's (campaign's) unless that would double them (`PredicateProgram.spans`).
+    package let spans: PredicateProgram.Spans
+    /// Whether each span holds its companion bucket's entries (else a purchase scans two spans).
+    public var merged: Bool { spans.merged }
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
     let ownBuckets: Int32
-    let redirected: RedirectedRuns?
+    let redirected: RedirectedSpans?
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         origin = SetOrigin(built: set, delta: nil)
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
-        runs = program.runs(for: buckets)
+        spans = program.spans(for: buckets)
         ownBuckets = Int32(buckets.bucketCount)
         redirected = nil
     }
 
-    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
-    package init(_ base: CompiledMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s spans (a delta snapshot's).
+    package init(_ base: CompiledMatcher, buckets: TriggerBuckets, redirected: RedirectedSpans, layer: DeltaLayer) {
         origin = SetOrigin(built: base.origin.built, delta: layer)
         self.buckets = buckets
         program = base.program
-        runs = base.runs
+        spans = base.spans
         ownBuckets = base.ownBuckets
         self.redirected = redirected
     }
@@ -54,7 +54,7 @@ public struct CompiledMatcher: Matcher {
     package func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch) {
         events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
-        // One scan per event when the runs are merged: a product's run already holds any-purchase.
+        // One scan per event when the spans are merged: a product's span already holds any-purchase.
         // (A second scan call site was emitted out of line, with its own setup, for every purchase.)
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
@@ -66,13 +66,13 @@ public struct CompiledMatcher: Matcher {
     @inline(never)
     func scanBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         scan(first, i, events, scratch)
-        if !runs.merged, a >= 0, b >= 0 { scan(b, i, events, scratch) }
+        if !spans.merged, a >= 0, b >= 0 { scan(b, i, events, scratch) }
     }
 
     @inline(__always)
     func scan(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         if bucket < ownBuckets {
-            program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)
+            program.scan(spans.entries, spans.range(of: bucket), i, events, scratch)
         } else {
             redirected.unsafelyUnwrapped.scan(bucket, i, events, scratch)
         }

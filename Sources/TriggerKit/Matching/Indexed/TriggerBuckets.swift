@@ -91,10 +91,10 @@
         (customCount, purchaseCount, pushCount) = (Int32(customByName.count), Int32(purchaseByProduct.count), Int32(pushByCampaign.count))
     }
 
-    /// The bucket of a run key (`OverlayRuns.key(kind:id:)`), -1 when it has none.
+    /// The bucket of a span key (`OverlaySpans.key(kind:id:)`), -1 when it has none.
     package func bucket(ofKey key: UInt64) -> Int32 {
-        let id = OverlayRuns.id(of: key)
-        switch OverlayRuns.kind(of: key) {
+        let id = OverlaySpans.id(of: key)
+        switch OverlaySpans.kind(of: key) {
         case EventKindCode.customEvent.rawValue: return id >= 0 && id < customCount ? customByName[Int(id)] : -1
         case EventKindCode.purchase.rawValue: return id < 0 ? anyPurchase : id < purchaseCount ? purchaseByProduct[Int(id)] : -1
         case EventKindCode.pushClick.rawValue: return id < 0 ? anyPush : id < pushCount ? pushByCampaign[Int(id)] : -1
@@ -109,8 +109,8 @@
     package func redirecting(_ moves: [(key: UInt64, bucket: Int32)]) -> TriggerBuckets {
         func moved(_ table: [Int32], _ kind: EventKindCode) -> [Int32] {
             var width = table.count, touched = false
-            for (key, bucket) in moves where OverlayRuns.kind(of: key) == kind.rawValue {
-                let id = Int(OverlayRuns.id(of: key))
+            for (key, bucket) in moves where OverlaySpans.kind(of: key) == kind.rawValue {
+                let id = Int(OverlaySpans.id(of: key))
                 // A key past the table that goes nowhere changes nothing.
                 guard id >= 0, id < table.count || bucket >= 0 else { continue }
                 touched = true
@@ -119,15 +119,15 @@
             guard touched else { return table }
             var copy = [Int32](repeating: -1, count: width)
             copy.withUnsafeMutableBufferPointer { to in table.withUnsafeBufferPointer { from in _ = to.initialize(fromContentsOf: from) } }
-            for (key, bucket) in moves where OverlayRuns.kind(of: key) == kind.rawValue {
-                let id = Int(OverlayRuns.id(of: key))
+            for (key, bucket) in moves where OverlaySpans.kind(of: key) == kind.rawValue {
+                let id = Int(OverlaySpans.id(of: key))
                 if id >= 0, id < width { copy[id] = bucket }
             }
             return copy
         }
         var anyPurchase = anyPurchase, anyPush = anyPush, sessionStart = sessionStart
-        for (key, bucket) in moves where OverlayRuns.id(of: key) < 0 {
-            switch OverlayRuns.kind(of: key) {
+        for (key, bucket) in moves where OverlaySpans.id(of: key) < 0 {
+            switch OverlaySpans.kind(of: key) {
             case EventKindCode.purchase.rawValue: anyPurchase = bucket
             case EventKindCode.pushClick.rawValue: anyPush = bucket
             default: sessionStart = bucket

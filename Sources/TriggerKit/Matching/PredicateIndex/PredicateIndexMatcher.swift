@@ -22,21 +22,21 @@ public struct PredicateIndexMatcher: Matcher {
     public var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
-    /// One run of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.runs`).
-    package let runs: PredicateProgram.Runs
-    /// Per bucket, the index in `crowds` of its run; -1 when the run is scanned; `crowds.count + k`
-    /// when it is `counted[k]`. One load decides all three, and a scanned run tests only the sign, as
+    /// One span of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.spans`).
+    package let spans: PredicateProgram.Spans
+    /// Per bucket, the index in `crowds` of its span; -1 when the span is scanned; `crowds.count + k`
+    /// when it is `counted[k]`. One load decides all three, and a scanned span tests only the sign, as
     /// before counting existed (a second test there cost every scanned event instructions).
     let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     let crowds: FrozenBuffer<CrowdIndex>
     let counted: FrozenBuffer<CountingIndex>
-    /// The most conditions an indexed or counted run holds: room for every candidate its index can return.
+    /// The most conditions an indexed or counted span holds: room for every candidate its index can return.
     let largestCrowd: Int
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
     let ownBuckets: Int32
-    let redirected: RedirectedRuns?
+    let redirected: RedirectedSpans?
 
     public init(_ set: TriggerSet, vocabulary: Vocabulary) {
         self.init(set, vocabulary: vocabulary, crowdThreshold: Self.crowdThreshold, requirePruning: true)
@@ -54,38 +54,38 @@ public struct PredicateIndexMatcher: Matcher {
         let program = PredicateProgram(set, vocabulary: vocabulary,
                                        order: Self.layoutOrder(set, vocabulary: vocabulary, buckets: buckets, crowdThreshold: crowdThreshold))
         self.program = program
-        // A big any-purchase (any-push) bucket is indexed once, not copied behind every product's run.
+        // A big any-purchase (any-push) bucket is indexed once, not copied behind every product's span.
         let companion = buckets.companions()
         let bigCompanion = (0..<buckets.bucketCount).contains {
             companion[$0] >= 0 && buckets.range(of: companion[$0]).count >= countThreshold
         }
-        let runs = program.runs(for: buckets, merge: !bigCompanion)
-        self.runs = runs
+        let spans = program.spans(for: buckets, merge: !bigCompanion)
+        self.spans = spans
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
         var countedBuckets: [Int] = []
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
         var largestCrowd = 0, largestCounted = 0
         for b in 0..<buckets.bucketCount {
-            let range = runs.range(of: Int32(b))
+            let range = spans.range(of: Int32(b))
             // Classified first, built only if it prunes: building and dropping an index allocated for
             // every entry (the default set has crowds that do not prune).
-            var statistics = range.count >= crowdThreshold ? AccessStatistics(entries: range, of: runs.entries, program: program) : nil
+            var statistics = range.count >= crowdThreshold ? AccessStatistics(entries: range, of: spans.entries, program: program) : nil
             guard statistics != nil,
-                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: runs.entries, program: program, statistics: &statistics!) else {
-                if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: runs.entries) {
+                  !requirePruning || CrowdIndex.prunesEnough(entries: range, of: spans.entries, program: program, statistics: &statistics!) else {
+                if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: spans.entries) {
                     countedBuckets.append(b)  // numbered after the crowds, below
-                    counted.append(CountingIndex(entries: range, of: runs.entries, program: program))
+                    counted.append(CountingIndex(entries: range, of: spans.entries, program: program))
                     largestCounted = max(largestCounted, range.count)
                 }
                 continue
             }
             // In layout order, so the candidates of one equality probe are neighbours in memory too.
-            var positions = range.map { UInt64(UInt32(bitPattern: runs.entries[$0].clauseStart)) << 32 | UInt64($0) }
+            var positions = range.map { UInt64(UInt32(bitPattern: spans.entries[$0].clauseStart)) << 32 | UInt64($0) }
             positions.sort()
-            let sorted = positions.map { runs.entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
-            for (k, e) in zip(range, sorted) { runs.entries.base[k] = e }
-            let index = CrowdIndex(entries: range, of: runs.entries, program: program, statistics: &statistics!)
+            let sorted = positions.map { spans.entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
+            for (k, e) in zip(range, sorted) { spans.entries.base[k] = e }
+            let index = CrowdIndex(entries: range, of: spans.entries, program: program, statistics: &statistics!)
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
@@ -99,12 +99,12 @@ public struct PredicateIndexMatcher: Matcher {
         redirected = nil
     }
 
-    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s runs (a delta snapshot's).
-    package init(_ base: PredicateIndexMatcher, buckets: TriggerBuckets, redirected: RedirectedRuns, layer: DeltaLayer) {
+    /// `base` whose lookups are `buckets`, sending some keys to `redirected`'s spans (a delta snapshot's).
+    package init(_ base: PredicateIndexMatcher, buckets: TriggerBuckets, redirected: RedirectedSpans, layer: DeltaLayer) {
         origin = SetOrigin(built: base.origin.built, delta: layer)
         self.buckets = buckets
         program = base.program
-        runs = base.runs
+        spans = base.spans
         crowdOfBucket = base.crowdOfBucket
         crowds = base.crowds
         counted = base.counted
@@ -114,7 +114,7 @@ public struct PredicateIndexMatcher: Matcher {
     }
 
     /// The order in which the program lays out the conditions' clauses and predicates
-    /// (`PredicateProgram.init`'s `order`): bucket by bucket, in the order the runs hold their entries,
+    /// (`PredicateProgram.init`'s `order`): bucket by bucket, in the order the spans hold their entries,
     /// so a scan reads predicates in sequence instead of one cache miss per entry in a program of
     /// 100,000 triggers laid out in corpus order. A crowded bucket's conditions are grouped by the
     /// equality filter alone in one of their clauses (property and value), which is what an index probe
@@ -188,7 +188,7 @@ public struct PredicateIndexMatcher: Matcher {
         (0..<crowds.count).reduce(0) { max($0, crowds[$1].literals.conditions) }
     }
 
-    /// The most conditions a counted run holds: room for their mark words in a scratch.
+    /// The most conditions a counted span holds: room for their mark words in a scratch.
     var largestCounted: Int {
         (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) }
     }
@@ -203,7 +203,7 @@ public struct PredicateIndexMatcher: Matcher {
     package func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch) {
         events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)
-        // One search per event when the runs are merged (see `CompiledMatcher.match`).
+        // One search per event when the spans are merged (see `CompiledMatcher.match`).
         let first = a >= 0 ? a : b
         guard first >= 0 else { return }
         searchBuckets(a, b, first, i, events, scratch)
@@ -213,7 +213,7 @@ public struct PredicateIndexMatcher: Matcher {
     @inline(never)
     func searchBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         search(first, i, events, scratch)
-        if !runs.merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
+        if !spans.merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
     }
 
     @inline(__always)
@@ -224,7 +224,7 @@ public struct PredicateIndexMatcher: Matcher {
         }
         let crowd = crowdOfBucket[Int(bucket)]
         if crowd < 0 {
-            program.scan(runs.entries, runs.range(of: bucket), i, events, scratch)
+            program.scan(spans.entries, spans.range(of: bucket), i, events, scratch)
             return
         }
         if Int(crowd) >= crowds.count {
@@ -236,11 +236,11 @@ public struct PredicateIndexMatcher: Matcher {
         let index = crowds.base + Int(crowd)
         list(index, i, events, scratch)
         if index.pointee.literalKeys != 0 {
-            Self.probeLiterals(index, run: runs.range(of: bucket).lowerBound, entries: runs.entries.base, literals: program.tables.literals,
+            Self.probeLiterals(index, run: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
                                i, events, scratch)
         }
-        program.prefetchListed(runs.entries, scratch)
-        program.scanListed(runs.entries, i, events, scratch)
+        program.prefetchListed(spans.entries, scratch)
+        program.scanListed(spans.entries, i, events, scratch)
     }
 
     /// Lists the residual conditions of crowd `index` and those its probes return for event `i`.
@@ -258,7 +258,7 @@ public struct PredicateIndexMatcher: Matcher {
                let r = index.pointee.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) {
                     let e = index.pointee.equalityEntries[k]
-                    if e >= 0 { scratch.appendListed(e) } else { Self.accept(runs.entries[Int(~e)], i, events, scratch) }
+                    if e >= 0 { scratch.appendListed(e) } else { Self.accept(spans.entries[Int(~e)], i, events, scratch) }
                 }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
@@ -293,11 +293,11 @@ public struct PredicateIndexMatcher: Matcher {
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
         scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
         for e in index.pointee.always { scratch.appendListed(e) }
-        index.pointee.markSatisfied(i, in: events, scratch: scratch, base: Int32(runs.range(of: bucket).lowerBound),
+        index.pointee.markSatisfied(i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
                                      tables: program.tables)
-        program.acceptListed(runs.entries, i, events, scratch)
+        program.acceptListed(spans.entries, i, events, scratch)
         for e in index.pointee.residual { scratch.appendListed(e) }
-        program.scanListed(runs.entries, i, events, scratch)
+        program.scanListed(spans.entries, i, events, scratch)
     }
 
 }
