@@ -28,7 +28,7 @@ extension PredicateProgram {
         var accepted = 0
         for k in 0..<scratch.listedCount {
             let e = base[Int(listed[k])]
-            if e.covers(timeKey: time), e.action < 0 || e.action == action, scratch.add(e.trigger) { accepted &+= 1 }
+            if e.admits(timeKey: time, action: action), scratch.add(e.trigger) { accepted &+= 1 }
         }
         scratch.candidates &+= accepted
         scratch.listedCount = 0

@@ -20,6 +20,13 @@ extension PredicateProgram {
         /// Whether an event at `timeKey` falls in the trigger's window.
         @inlinable @inline(__always)
         func covers(timeKey: Int64) -> Bool { UInt64(bitPattern: timeKey &- windowFrom) <= windowSpan }
+
+        /// The entry screen without the predicates: the window holds the event and the push action is
+        /// the event's. What a condition known to hold by an index still has to pass.
+        @inlinable @inline(__always)
+        func admits(timeKey: Int64, action eventAction: Int32) -> Bool {
+            covers(timeKey: timeKey) && (action < 0 || action == eventAction)
+        }
     }
 
     /// The compiled form of one bucket entry, or nil when it can never match (its action is one no

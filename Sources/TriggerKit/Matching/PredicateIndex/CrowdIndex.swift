@@ -171,17 +171,18 @@ struct CrowdIndex: Sendable {
         for e in entries {
             switch Self.access(of: compiled[e], in: program, statistics: &statistics) {
             case .keyed(let k, let literal):
-                // A condition whose one clause is this equality alone holds whenever the key is found:
-                // filed as `~e`, it is accepted without evaluation (`PredicateIndexMatcher.list`).
-                // Computed before the append: written inside it, the optimizer copied the key's list on
-                // every append (`bench builds --workload tiny`: 375 mallocs per build instead of 278).
+                // With one clause, the access filter is the condition's only one. An equality alone holds
+                // whenever the key is found: filed as `~e`, it is accepted without evaluation
+                // (`PredicateIndexMatcher.list`). Computed before the append: written inside it, the
+                // optimizer copied the key's list on every append (`bench builds --workload tiny`: 375
+                // mallocs per build instead of 278).
                 let entry = compiled[e]
-                let filed = !literal && entry.clauseEnd - entry.clauseStart == 1 ? ~Int32(e) : Int32(e)
+                let alone = entry.clauseEnd - entry.clauseStart == 1
+                let filed = !literal && alone ? ~Int32(e) : Int32(e)
                 eq[k, default: []].append(filed)
                 if literal {
                     literalEntries.append(Int32(e))
-                    if compiled[e].clauseEnd - compiled[e].clauseStart == 1, let p = Self.single(Int(compiled[e].clauseStart), in: program),
-                       p.auxCount >= 0 {
+                    if alone, let p = Self.single(Int(entry.clauseStart), in: program), p.auxCount >= 0 {
                         if exactLiteral.isEmpty { exactLiteral = [Int32](repeating: -1, count: entries.count) }
                         exactLiteral[e - entries.lowerBound] = p.auxCount
                     }

@@ -1,18 +1,18 @@
 extension PredicateIndexMatcher {
     /// Lists the literal-filed conditions of crowd `index` (of `bucket`) that event `i`'s strings hold,
-    /// each once: a mark per condition (numbered within the bucket's run) records the listed ones.
-    /// `run`: the first entry of the bucket's run. A condition that is one literal-only regex alone
+    /// each once: a mark per condition (numbered within the bucket's span) records the listed ones.
+    /// `spanStart`: the first entry of the bucket's span. A condition that is one literal-only regex alone
     /// (`CrowdIndex.literalExact`) is checked against the text here, with `literals` (the program's), and
     /// accepted without evaluation; one the check cannot decide is listed. Out of line, and static:
     /// only crowds with regex literals come here, and a method of the matcher made every `match` copy
     /// the matcher.
     @inline(never)
-    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, run: Int, entries: UnsafeMutablePointer<PredicateProgram.Entry>,
+    static func probeLiterals(_ index: UnsafeMutablePointer<CrowdIndex>, spanStart: Int, entries: UnsafeMutablePointer<PredicateProgram.Entry>,
                               literals: UnsafeMutablePointer<UInt64>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let marks = scratch.beginMarking(conditions: index.pointee.literals.conditions)
         let stamp = UInt64(scratch.markStamp) << 32
         @inline(__always) func firstTime(_ e: Int32) -> Bool {
-            let c = Int(e) &- run
+            let c = Int(e) &- spanStart
             guard marks[c] != stamp else { return false }
             marks[c] = stamp
             return true

@@ -236,7 +236,7 @@ public struct PredicateIndexMatcher: Matcher {
         let index = crowds.base + Int(crowd)
         list(index, i, events, scratch)
         if index.pointee.literalKeys != 0 {
-            Self.probeLiterals(index, run: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
+            Self.probeLiterals(index, spanStart: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
                                i, events, scratch)
         }
         program.prefetchListed(spans.entries, scratch)
@@ -277,9 +277,7 @@ public struct PredicateIndexMatcher: Matcher {
     /// evaluated one.
     @inline(__always)
     static func accept(_ entry: PredicateProgram.Entry, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let action = events.actions[i]
-        if entry.covers(timeKey: PredicateProgram.timeKey(events.times[i])), entry.action < 0 || entry.action == action,
-           scratch.add(entry.trigger) {
+        if entry.admits(timeKey: PredicateProgram.timeKey(events.times[i]), action: events.actions[i]), scratch.add(entry.trigger) {
             scratch.candidates &+= 1
         }
     }
