@@ -53,7 +53,7 @@ struct ReportCommand: ParsableCommand {
                 TextOutput.standardError("bench: note: \(report.sameAsBaseline.sorted().map(PrintableText.escaped).joined(separator: ", ")) is the baseline itself; the baseline section judges \(PrintableText.escaped(judged.file))")
             }
         }
-        report.gateOptions.allowedDifferences = try CheckCommand.allowedDifferences(allowDifference)
+        report.gateOptions.allowedDifferences = try VerdictOptions.allowedDifferences(allowDifference)
         try output.commit(with: Data(report.html().utf8))
         TextOutput.standardError("bench: wrote \(PrintableText.escaped(html)): " + report.sections.map { PrintableText.escaped($0.title) }.joined(separator: ", "))
     }

@@ -36,6 +36,13 @@ struct RunCommand: ParsableCommand {
         // Opened before the run, so an unwritable path fails now, not after minutes of measuring.
         let files = try outputs.open()
         let configuration = try options.makeConfiguration(input: input.source())
+        let report = try Self.measure(configuration, instructions: instructions)
+        try TextOutput.printLine(report.table())
+        try files.commit(report)
+    }
+
+    /// Runs `configuration` and, with `instructions`, adds each strategy's callgrind count (`bench gate` too).
+    static func measure(_ configuration: RunConfiguration, instructions: Bool) throws -> RunReport {
         var report = try Runner(configuration).run()
         if instructions {
             let progress = ProgressLine(enabled: true)
@@ -45,7 +52,6 @@ struct RunCommand: ParsableCommand {
             progress.note("")
             try report.merge(counts)
         }
-        try TextOutput.printLine(report.table())
-        try files.commit(report)
+        return report
     }
 }

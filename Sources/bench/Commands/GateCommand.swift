@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Harness
+import TriggerKit
+import Workload
+
+/// The regression gate in one step: a run measured as its baseline was, then `bench check`'s
+/// comparison; with `--update`, the run becomes the baseline.
+struct GateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gate",
+        abstract: "The regression gate in one step: measure the input (5 repetitions, callgrind counts) and compare it with a baseline; exit 1 on a regression.",
+        discussion: """
+            Runs `bench run` with --repetitions 5 --reference-events 5000 --instructions on the input (a preset, \
+            default tiny, or --corpus with --event-log), then compares the results with the baseline as `bench \
+            check` does (docs/measuring.md). A preset's baseline is Corpora/baselines/PRESET.json (in this folder, \
+            else in the checkout bench was built from); a spec file or your own data needs --baseline FILE. \
+            --update records the baseline instead (commit it). Exit codes: 0 pass, 1 regression, 2 bad input or \
+            refusal (unlike environments, workloads or settings).
+
+            Examples:
+              bench gate tiny --wall-clock informational
+              bench gate --update --corpus triggers.json --event-log events.jsonl --baseline gate/baseline.json
+              bench gate --corpus triggers.json --event-log events.jsonl --baseline gate/baseline.json
+            """)
+
+    @Argument(help: "A preset to measure (the same as --workload PRESET; default tiny).")
+    var preset: String?
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .customLong("plugin"), help: "A matcher plugin, as `bench run --plugin` takes it (repeatable).")
+    var plugins: [String] = []
+
+    @OptionGroup var pluginCheck: PluginCheckOption
+
+    @Option(help: "Comma-separated strategies to run (default: all).")
+    var strategies: String?
+
+    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
+    var events: Int?
+
+    @Option(help: "The baseline results JSON (default for a preset: Corpora/baselines/PRESET.json).")
+    var baseline: String?
+
+    @Flag(help: "Write this run as the baseline instead of comparing with it.")
+    var update = false
+
+    @Option(help: "Also write this run's results as JSON.")
+    var json: String?
+
+    @OptionGroup var verdict: VerdictOptions
+
+    /// What the gate measures besides the input: enough repetitions for the wall-clock test, and
+    /// callgrind counts for the instruction tier.
+    static let runSettings = ["--repetitions", "5", "--reference-events", "5000"]
+
+    func validate() throws {
+        if preset != nil, input.workload != nil || input.corpus != nil {
+            throw ValidationError("\(preset!) and --\(input.workload != nil ? "workload" : "corpus") both say what to measure; give one")
+        }
+        // The callgrind children read the input again.
+        try input.requireRereadableFiles("the gate's callgrind children each read it again")
+    }
+
+    func run() throws {
+        // The input first: an unknown preset is named as one, not as a missing baseline.
+        let source = try inputSource()
+        let baselinePath = try resolveBaseline()
+        try OutputPaths.refuseOverwriting(
+            outputs: verdict.outputs + [("--json", json)] + (update ? [("--baseline", baselinePath)] : []),
+            inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
+                + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) } + (update ? [] : [("--baseline", baselinePath)]))
+        // Read before the minutes of measuring: a missing or broken baseline fails now.
+        let base: RunReport? = update ? nil : try loadBaseline(baselinePath)
+        if update {
+            try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: baselinePath).deletingLastPathComponent().path,
+                                                    withIntermediateDirectories: true)
+        }
+        let baselineFile = update ? try AtomicFile(path: baselinePath) : nil
+        let jsonFile = try json.map(AtomicFile.init(path:))
+
+        let configuration = try runOptions().makeConfiguration(input: source)
+        let report = try RunCommand.measure(configuration, instructions: true)
+        try TextOutput.printLine(report.table())
+        try jsonFile?.commit(with: report.json())
+        if let baselineFile {
+            try baselineFile.commit(with: report.json())
+            try TextOutput.printLine("wrote \(baselinePath)")
+            return
+        }
+        try TextOutput.printLine("")
+        // Judged as `bench check` judges a results file: through the same encoding.
+        let current = try RunReport.decode(Array(report.json()), file: "this run")
+        try verdict.judge(baseline: base!, current: current, names: (baselinePath, "this run"))
+    }
+
+    /// `--baseline`, else a preset's stored baseline (here, then in the checkout); for `--update`
+    /// without `--baseline`, where the checkout keeps it.
+    func resolveBaseline() throws -> String {
+        if let baseline { return baseline }
+        guard input.corpus == nil, input.workloadFile == nil else {
+            throw ValidationError("give --baseline FILE for your own data or spec file (record it once with bench gate --update … --baseline FILE)")
+        }
+        let name = presetName
+        let local = "Corpora/baselines/\(name).json"
+        let stored = SourceTree.root.map { "\($0)/Corpora/baselines/\(name).json" }
+        if update { return stored ?? local }
+        return [local, stored].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) } ?? stored ?? local
+    }
+
+    var presetName: String { preset ?? input.workloadName(or: "tiny") }
+
+    func loadBaseline(_ path: String) throws -> RunReport {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw InputError(file: path, path: "", reason: "no baseline here; record one with bench gate --update and the same inputs")
+        }
+        return try RunReport.load(path)
+    }
+
+    func inputSource() throws -> InputSource {
+        if input.corpus != nil { return try input.source() }
+        return .generated(try WorkloadSpec.load(presetName))
+    }
+
+    /// `bench run`'s options for this gate: its own settings and the few the user may give, parsed by
+    /// `RunOptions` itself (one set of checks and defaults for both commands).
+    func runOptions() throws -> RunOptions {
+        var arguments = Self.runSettings
+        for plugin in plugins { arguments += ["--plugin", plugin] }
+        if pluginCheck.skip { arguments.append("--no-plugin-check") }
+        if let strategies { arguments += ["--strategies", strategies] }
+        if let events { arguments += ["--events", String(events)] }
+        do {
+            return try RunOptions.parse(arguments)
+        } catch {
+            throw ValidationError(RunOptions.message(for: error))
+        }
+    }
+}
