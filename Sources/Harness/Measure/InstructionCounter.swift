@@ -138,7 +138,7 @@ public enum InstructionCounter {
             let candidate = "\(dir)/valgrind"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        throw HarnessError(what: "valgrind", reason: "valgrind is not installed; run scripts/instructions (it installs it) or apt-get install valgrind")
+        throw HarnessError(what: "valgrind", reason: "valgrind is not installed; run scripts/require-packages (it installs it) or apt-get install valgrind")
     }
 
     static func executablePath() -> String {

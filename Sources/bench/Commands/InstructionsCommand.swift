@@ -11,7 +11,7 @@ struct InstructionsCommand: ParsableCommand {
         discussion: """
             Deterministic (same binary, workload and machine kind give the same count), so the gate can hold it to \
             a tight tolerance. Only the matching loop is counted, between callgrind start/stop requests; the \
-            workload is generated and the matcher warmed uncounted. Needs valgrind (scripts/instructions installs it).
+            workload is generated and the matcher warmed uncounted. Needs valgrind (scripts/require-packages installs it).
             """)
 
     @OptionGroup var input: InputOptions
