@@ -31,48 +31,20 @@ extension WorkloadSpec {
     /// memory available now, before anything is allocated (an allocation that fails midway aborts the
     /// process), naming the part that does not fit.
     public func checkReplayBuffersFit(events: Int, file: String) throws {
-        guard let available = Self.availableMemoryBytes() else { return }
-        let allowed = available / 4 * 3  // growth and the generator's own tables need headroom
+        guard let available = MemoryBudget.availableBytes() else { return }
+        let allowed = MemoryBudget.replayBytes(of: available)
         let total = triggers.addingReportingOverflow(crowdedTriggers)
         let (setBytes, setOverflow) = total.partialValue.multipliedReportingOverflow(by: triggerBytes)
         if total.overflow || setOverflow || setBytes > allowed {
             throw InputError(
                 file: file, path: "triggers",
-                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : Self.formatBytes(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), but only \(Self.formatBytes(available)) of memory is available; lower triggers\(shape == nil ? " or filters_per_trigger" : "")")
+                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : MemoryBudget.format(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), but only \(MemoryBudget.format(available)) of memory is available; lower triggers\(shape == nil ? " or filters_per_trigger" : "")")
         }
         let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
         guard overflow || bytes > allowed - setBytes else { return }
-        let needed = overflow ? "more than \(Int.max) bytes" : Self.formatBytes(bytes)
+        let needed = overflow ? "more than \(Int.max) bytes" : MemoryBudget.format(bytes)
         throw InputError(
             file: file, path: "events",
-            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)) beside the trigger set's \(Self.formatBytes(setBytes)), but only \(Self.formatBytes(available)) of memory is available; lower the event count (--events)")
-    }
-
-    /// Memory this process may still take: `MemAvailable` from /proc/meminfo, or less when an
-    /// address-space limit (`ulimit -v`) leaves less room than that; nil where neither is known.
-    public static func availableMemoryBytes() -> Int? {
-        var available = meminfoBytes("/proc/meminfo", "MemAvailable:")
-        var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-           let used = meminfoBytes("/proc/self/status", "VmSize:") {
-            let room = max(Int(clamping: limit.rlim_cur) - used, 0)
-            available = min(available ?? room, room)
-        }
-        return available
-    }
-
-    /// A "Key: N kB" line of a /proc file, in bytes.
-    static func meminfoBytes(_ file: String, _ key: String) -> Int? {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) })
-        else { return nil }
-        let fields = line.split(separator: " ", omittingEmptySubsequences: true).flatMap { $0.split(separator: "\t") }
-        guard fields.count >= 2, let kb = Int(fields[1]) else { return nil }
-        return kb.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kb * 1024
-    }
-
-    public static func formatBytes(_ bytes: Int) -> String {
-        let gb = Double(bytes) / Double(1 << 30)
-        return gb >= 1 ? String(format: "%.1f GiB", gb) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
+            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)) beside the trigger set's \(MemoryBudget.format(setBytes)), but only \(MemoryBudget.format(available)) of memory is available; lower the event count (--events)")
     }
 }

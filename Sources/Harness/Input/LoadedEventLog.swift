@@ -37,7 +37,7 @@ public struct LoadedEventLog {
         var log = LoadedEventLog(columns: EventColumns(vocabulary: vocabulary))
         log.digestCoversFile = hashWholeFile
         // Replay buffers grow as lines arrive: refused with the line reached, not killed by the allocator.
-        let budget = (WorkloadSpec.availableMemoryBytes() ?? Int.max) / 4 * 3
+        let budget = MemoryBudget.replayBytes() ?? Int.max
         while lineLimit.map({ log.lines < $0 }) ?? true, let line = try reader.next() {
             log.lines += 1
             // Blank lines hold no memory, so an endless stream of them would otherwise never end.
@@ -79,7 +79,7 @@ public struct LoadedEventLog {
                 if log.lines & 0xFFFF == 0 { progress(log.lines) }
                 let held = log.heldBytes + reader.bytesRead
                 if held > budget {
-                    throw InputError(file: name, path: "line \(log.lines)", reason: "the replay buffers already hold \(WorkloadSpec.formatBytes(held)) and may not take more than \(WorkloadSpec.formatBytes(budget)) (3/4 of the memory available); replay fewer lines with --events N")
+                    throw InputError(file: name, path: "line \(log.lines)", reason: "the replay buffers already hold \(MemoryBudget.format(held)) and may not take more than \(MemoryBudget.format(budget)) (3/4 of the memory available); replay fewer lines with --events N")
                 }
             }
         }
