@@ -45,7 +45,7 @@ final class EmbeddingTests: XCTestCase {
 
     func testTheDefaultMatcherAgreesWithReference() throws {
         let set = try CorpusDecoder.decode(bytes: Self.corpus)
-        let fast = StrategyRegistry.defaultEventMatcher(set), oracle = ReferenceMatcher(set)
+        let fast = DeliveryEngine.defaultMatcher(set), oracle = ReferenceMatcher(set)
         for price in [9, 10, 11] {
             let event = try EventDecoder.decode(line: Array(#"{"type":"purchase","time":1,"product_id":"gold","properties":{"price":\#(price)}}"#.utf8))
             XCTAssertEqual(fast(event), oracle.match(event), "price \(price)")

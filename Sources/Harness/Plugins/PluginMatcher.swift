@@ -5,7 +5,7 @@ import TriggerKit
 
 /// A plugin's matcher behind the `Matcher` protocol: timed, counted and checked like a built-in one.
 /// It runs in this process, so a plugin that crashes ends the run (the run says which plugin it loaded).
-public final class PluginMatcher: Matcher, HostBuildShare, @unchecked Sendable {
+public final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unchecked Sendable {
     public static let strategyName = "plugin"
 
     public let triggerSet: TriggerSet
@@ -98,16 +98,6 @@ public final class PluginMatcher: Matcher, HostBuildShare, @unchecked Sendable {
             state.free()
         }
         return scratch
-    }
-
-    /// Results that broke the ABI (dropped): how many, and the first value.
-    public struct ABIFaults: Sendable {
-        public var count = 0
-        public var first: Int32 = 0
-
-        func adding(_ other: ABIFaults) -> ABIFaults {
-            ABIFaults(count: count + other.count, first: count > 0 ? first : other.first)
-        }
     }
 
     /// Indices outside the corpus, bad counts and bad end offsets the plugin returned through `scratch`.

@@ -12,7 +12,7 @@ struct BuiltStrategy {
     let latency: EventLatency?
     /// Its matches over the first `referenceEvents` events, for the cross-check.
     let prefix: MatchChecksum
-    /// The scratches the prefix and latency passes used: a plugin's ABI faults are counted in them.
+    /// The scratches the prefix and latency passes used: a foreign matcher's ABI faults are counted in them.
     let untimedScratches: [MatchScratch]
     /// jemalloc's process gauges right after the build.
     let gaugesAfterBuild: AllocatorStats.Gauges
@@ -47,8 +47,8 @@ struct BuiltStrategy {
         prefix = events.withView { ReplayLoop.checksum(matcher, $0, 0..<referenceEvents, prefixScratch) }
         untimedScratches = [prefixScratch, latencyScratch]
         // A plugin that breaks its ABI is refused before anything else is measured of it.
-        try CrossCheck.pluginEntryPoints(matcher, name: strategy.name, prefix: prefix, untimedScratches: untimedScratches,
-                                         events: events, referenceEvents: configuration.referenceEvents)
+        try (matcher as? any ForeignMatcher)?.checkEntryPoints(name: strategy.name, prefix: prefix, untimedScratches: untimedScratches,
+                                                               events: events, referenceEvents: configuration.referenceEvents)
         let allocations = Self.measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
         memory = MemoryFigures(allocationsPerEvent: allocations.count, bytesPerEvent: allocations.bytes, buildSeconds: buildSeconds,
                                matcherBytes: matcherBytes, scratchBytes: scratchBytes, hostBuildSeconds: host?.seconds, hostBytes: host?.bytes)

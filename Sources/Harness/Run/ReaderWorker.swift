@@ -31,18 +31,18 @@ final class ReaderWorker: @unchecked Sendable {
         scratchOwner = matcher
     }
 
-    /// A plugin's ABI faults counted in scratches this reader has since replaced (a delta snapshot's
-    /// scratch goes when the reader moves on; its faults must not go with it).
-    private var retiredFaults = PluginMatcher.ABIFaults()
+    /// A foreign matcher's ABI faults counted in scratches this reader has since replaced (a delta
+    /// snapshot's scratch goes when the reader moves on; its faults must not go with it).
+    private var retiredFaults = ABIFaults()
 
-    /// The ABI faults of a plugin over every scratch this reader has used.
-    var pluginFaults: PluginMatcher.ABIFaults { retiredFaults.adding(PluginMatcher.invalidResults(in: scratch)) }
+    /// The ABI faults of a foreign matcher (a plugin) over every scratch this reader has used.
+    var faults: ABIFaults { retiredFaults.adding((scratchOwner as? any ForeignMatcher)?.faults(in: scratch) ?? ABIFaults()) }
 
     /// Keeps the scratch for `matcher` if it serves it, else makes one (carrying the candidate count
     /// and the plugin's fault count).
     func adopt(_ matcher: any Matcher) {
         if matcher.canReuseScratch(of: scratchOwner) { return }
-        retiredFaults = pluginFaults
+        retiredFaults = faults
         let candidates = scratch.candidates
         scratch = matcher.makeScratch(for: events)
         scratch.candidates = candidates

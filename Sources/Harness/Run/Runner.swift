@@ -39,7 +39,7 @@ public final class Runner {
         try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
         var results = ResultRows.assemble(measured)
         // Asked after the run, so facts a plugin gathers while building are complete.
-        let facts = Dictionary(built.compactMap { b in (b.matcher as? PluginMatcher).map { (b.name, $0.facts()) } }.filter { !$0.1.isEmpty },
+        let facts = Dictionary(built.compactMap { b in (b.matcher as? any ForeignMatcher).map { (b.name, $0.facts()) } }.filter { !$0.1.isEmpty },
                                uniquingKeysWith: { a, _ in a })
         for k in results.indices { results[k].pluginFacts = facts[results[k].strategy] }
         progress.note("")

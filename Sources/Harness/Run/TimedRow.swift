@@ -105,7 +105,7 @@ final class TimedRow {
     /// The row as measured over all its repetitions (its ratios come when every row is in).
     func measured(configuration: RunConfiguration) throws -> MeasuredRow {
         for w in workers {
-            let invalid = w.pluginFaults
+            let invalid = w.faults
             if invalid.count > 0 {
                 throw MatchedWrongly(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count) or reported twice, a bad count or end offset, or a batch without progress)")
             }

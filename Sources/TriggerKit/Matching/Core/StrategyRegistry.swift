@@ -44,11 +44,6 @@ public enum StrategyRegistry {
 
     public static func named(_ name: String) -> Strategy? { all.first { $0.name == name } }
 
-    /// What `DeliveryEngine` matches with unless told otherwise: `compiled`, the fast general strategy
-    /// (`reference`, the oracle, is about 500× slower per event).
-    public static let defaultEventMatcher: @Sendable (TriggerSet) -> (Event) -> [Int] =
-        eventMatcher(named(defaultStrategyName)!)
-
     /// The strategy the delivery engine uses unless told otherwise, and the one plugins are checked against
     /// when no other built-in strategy runs beside them.
     public static let defaultStrategyName = CompiledMatcher.strategyName
