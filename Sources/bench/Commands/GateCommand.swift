@@ -65,7 +65,7 @@ struct GateCommand: ParsableCommand {
 
     func run() throws {
         // The input first: an unknown preset is named as one, not as a missing baseline.
-        let source = try inputSource()
+        let source = try input.source(defaultWorkload: preset ?? "tiny")
         let baselinePath = try resolveBaseline()
         try OutputPaths.refuseOverwriting(
             outputs: verdict.outputs + [("--json", json)] + (update ? [("--baseline", baselinePath)] : []),
@@ -83,15 +83,16 @@ struct GateCommand: ParsableCommand {
         let configuration = try runOptions().makeConfiguration(input: source)
         let report = try RunCommand.measure(configuration, instructions: true)
         try TextOutput.printLine(report.table())
-        try jsonFile?.commit(with: report.json())
+        let encoded = try report.json()
+        try jsonFile?.commit(with: encoded)
         if let baselineFile {
-            try baselineFile.commit(with: report.json())
+            try baselineFile.commit(with: encoded)
             try TextOutput.printLine("wrote \(baselinePath)")
             return
         }
         try TextOutput.printLine("")
         // Judged as `bench check` judges a results file: through the same encoding.
-        let current = try RunReport.decode(Array(report.json()), file: "this run")
+        let current = try RunReport.decode(Array(encoded), file: "this run")
         try verdict.judge(baseline: base!, current: current, names: (baselinePath, "this run"))
     }
 
@@ -109,18 +110,13 @@ struct GateCommand: ParsableCommand {
         return [local, stored].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) } ?? stored ?? local
     }
 
-    var presetName: String { preset ?? input.workloadName(or: "tiny") }
+    var presetName: String { input.workloadName(or: preset ?? "tiny") }
 
     func loadBaseline(_ path: String) throws -> RunReport {
         guard FileManager.default.fileExists(atPath: path) else {
             throw InputError(file: path, path: "", reason: "no baseline here; record one with bench gate --update and the same inputs")
         }
         return try RunReport.load(path)
-    }
-
-    func inputSource() throws -> InputSource {
-        if input.corpus != nil { return try input.source() }
-        return .generated(try WorkloadSpec.load(presetName))
     }
 
     /// `bench run`'s options for this gate: its own settings and the few the user may give, parsed by
