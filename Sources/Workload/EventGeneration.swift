@@ -110,7 +110,7 @@ extension WorkloadGenerator {
     }
 
     /// Event `i` of `columns` as one JSONL line, keys in a fixed order (deterministic bytes).
-    public static func jsonLine(_ columns: EventColumns, _ i: Int, view: EventView) -> String {
+    package static func jsonLine(_ columns: EventColumns, _ i: Int, view: EventView) -> String {
         let event = view.event(at: i)
         var members: [(key: String, value: JSONValue)] = [("time", .double(event.time))]
         switch event.kind {

@@ -2,17 +2,17 @@ import Foundation
 
 /// How much memory a run may take for what it holds: one rule for generated workloads (checked before
 /// generating) and event logs (checked while reading).
-public enum MemoryBudget {
+package enum MemoryBudget {
     /// What the replay buffers and the trigger set may take together: 3/4 of the memory available now,
     /// since growth and the generator's own tables need headroom; nil where the memory is not known.
-    public static func replayBytes() -> Int? { availableBytes().map(replayBytes(of:)) }
+    package static func replayBytes() -> Int? { availableBytes().map(replayBytes(of:)) }
 
     /// The replay share of `available` bytes.
-    public static func replayBytes(of available: Int) -> Int { available / 4 * 3 }
+    package static func replayBytes(of available: Int) -> Int { available / 4 * 3 }
 
     /// Memory this process may still take: `MemAvailable` from /proc/meminfo, or less when an
     /// address-space limit (`ulimit -v`) leaves less room than that; nil where neither is known.
-    public static func availableBytes() -> Int? {
+    package static func availableBytes() -> Int? {
         var available = meminfoBytes("/proc/meminfo", "MemAvailable:")
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
@@ -33,7 +33,7 @@ public enum MemoryBudget {
         return kb.multipliedReportingOverflow(by: 1024).overflow ? Int.max : kb * 1024
     }
 
-    public static func format(_ bytes: Int) -> String {
+    package static func format(_ bytes: Int) -> String {
         let gb = Double(bytes) / Double(1 << 30)
         return gb >= 1 ? String(format: "%.1f GiB", gb) : String(format: "%.0f MiB", Double(bytes) / Double(1 << 20))
     }

@@ -5,11 +5,11 @@ import TriggerKit
 /// value beyond Int64 in an integer field. Foundation's decoder reports such a number as "The given
 /// data was not valid JSON.", without a path; a spec or results file must say where, and that an
 /// integer is expected.
-public enum MisfitNumbers {
+package enum MisfitNumbers {
     /// The error decoding `value` as `T` gives with every non-integer number (`JSONValue.double`) but
     /// the first `prefix` replaced by 0; nil when that decodes. With no number kept, what it names is
     /// another fault, with a path.
-    public static func error<T: Decodable>(_ value: JSONValue, as type: T.Type, decoder: JSONDecoder, keeping prefix: Int = 0) -> DecodingError? {
+    package static func error<T: Decodable>(_ value: JSONValue, as type: T.Type, decoder: JSONDecoder, keeping prefix: Int = 0) -> DecodingError? {
         var seen = 0
         func replaced(_ v: JSONValue) -> JSONValue {
             switch v {
@@ -33,7 +33,7 @@ public enum MisfitNumbers {
     /// path below `root` and its text; nil when there is none (or `value` has another fault). A binary
     /// search: with stand-ins for all but a prefix of the numbers, `value` decodes only while that
     /// prefix holds no misfit.
-    public static func first<T: Decodable>(_ value: JSONValue, as type: T.Type, decoder: JSONDecoder, root: String) -> (path: String, found: String)? {
+    package static func first<T: Decodable>(_ value: JSONValue, as type: T.Type, decoder: JSONDecoder, root: String) -> (path: String, found: String)? {
         let doubles: [(path: String, found: String)] = value.numbers(under: root).compactMap {
             if case .double(let d) = $0.value { return ($0.path, "\(d)") } else { return nil }
         }
@@ -50,7 +50,7 @@ public enum MisfitNumbers {
 extension JSONValue {
     /// Every number in this value, in document order, with its path below `root` (`a.b[2].c`; a key
     /// at an empty root has no leading dot).
-    public func numbers(under root: String) -> [(path: String, value: JSONValue)] {
+    package func numbers(under root: String) -> [(path: String, value: JSONValue)] {
         var out: [(path: String, value: JSONValue)] = []
         func walk(_ v: JSONValue, _ path: String) {
             switch v {

@@ -1,8 +1,8 @@
 /// xoshiro256** seeded through SplitMix64: fast, and the same sequence on every machine for a seed.
-public struct DeterministicRandom: RandomNumberGenerator {
+package struct DeterministicRandom: RandomNumberGenerator {
     private var s: (UInt64, UInt64, UInt64, UInt64)
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         var x = seed
         func splitmix() -> UInt64 {
             x &+= 0x9E37_79B9_7F4A_7C15
@@ -14,7 +14,7 @@ public struct DeterministicRandom: RandomNumberGenerator {
         s = (splitmix(), splitmix(), splitmix(), splitmix())
     }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         let result = ((s.1 &* 5) << 7 | (s.1 &* 5) >> 57) &* 9
         let t = s.1 << 17
         s.2 ^= s.0
@@ -27,23 +27,23 @@ public struct DeterministicRandom: RandomNumberGenerator {
     }
 
     /// Uniform in `0..<n` (Lemire's multiply-shift; deterministic, unlike the stdlib's range API across versions).
-    public mutating func below(_ n: Int) -> Int {
+    package mutating func below(_ n: Int) -> Int {
         Int((UInt64(n).multipliedFullWidth(by: next())).high)
     }
 
     /// Uniform in `[0, 1)` with 53 random bits.
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    package mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
-    public mutating func chance(_ p: Double) -> Bool { unit() < p }
+    package mutating func chance(_ p: Double) -> Bool { unit() < p }
 
-    public mutating func between(_ lo: Int, _ hi: Int) -> Int { lo + below(hi - lo + 1) }
+    package mutating func between(_ lo: Int, _ hi: Int) -> Int { lo + below(hi - lo + 1) }
 }
 
 /// Zipf-distributed ranks `0..<n` with exponent `s`, sampled by binary search over the CDF.
-public struct ZipfSampler: Sendable {
+package struct ZipfSampler: Sendable {
     let cdf: [Double]
 
-    public init(count n: Int, exponent s: Double) {
+    package init(count n: Int, exponent s: Double) {
         var acc = 0.0
         var cdf = [Double]()
         cdf.reserveCapacity(n)
@@ -54,7 +54,7 @@ public struct ZipfSampler: Sendable {
         self.cdf = cdf.map { $0 / acc }
     }
 
-    public func sample(_ rng: inout DeterministicRandom) -> Int {
+    package func sample(_ rng: inout DeterministicRandom) -> Int {
         let u = rng.unit()
         var lo = 0, hi = cdf.count - 1
         while lo < hi {

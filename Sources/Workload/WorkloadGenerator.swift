@@ -50,7 +50,7 @@ public enum WorkloadGenerator {
     // MARK: - Corpus
 
     /// The corpus as a `trigger-corpus/1` JSON document.
-    public static func corpusJSON(_ spec: WorkloadSpec) -> JSONValue {
+    package static func corpusJSON(_ spec: WorkloadSpec) -> JSONValue {
         if let shape = spec.shape { return TwinCorpus(shape, seed: spec.seed).json(triggers: spec.triggers, seed: spec.seed) }
         if let routing = spec.routing { return routing.corpusJSON(triggers: spec.triggers) }
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 1)

@@ -6,7 +6,7 @@ extension WorkloadSpec {
     /// start (21 bytes), plus 13 bytes (key id, tag, payload) per property at the spec's mean count,
     /// plus the fresh strings (`freshStringShare` of the string values), each interned with about
     /// 128 bytes of string and table.
-    public var replayBytesPerEvent: Int {
+    package var replayBytesPerEvent: Int {
         if let shape { return 21 + Int((13 * (shape.meanProperties + 1) + 64 * shape.meanProperties * freshShare(shape)).rounded(.up)) }
         let properties = Double((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
         let stringShare = Double(WorkloadGenerator.schema.filter { $0.values.type == .string }.count) / Double(WorkloadGenerator.schema.count)
@@ -16,7 +16,7 @@ extension WorkloadSpec {
     /// Bytes generating and decoding one trigger takes at its peak (the corpus as JSON and as decoded
     /// triggers, both held at once): measured peak resident memory over 100,000 triggers was about
     /// 1,300 bytes plus 600 per filter; this allows half as much again.
-    public var triggerBytes: Int {
+    package var triggerBytes: Int {
         let filters = shape.map { $0.meanFilters * $0.conditionsPerTrigger.enumerated().reduce(0.0) { $0 + Double($1.offset + 1) * $1.element } }
             ?? Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
         return Int(2000 + 900 * filters)
@@ -30,7 +30,7 @@ extension WorkloadSpec {
     /// Refuses a workload whose trigger set and `events` events' replay buffers would not fit in the
     /// memory available now, before anything is allocated (an allocation that fails midway aborts the
     /// process), naming the part that does not fit.
-    public func checkReplayBuffersFit(events: Int, file: String) throws {
+    package func checkReplayBuffersFit(events: Int, file: String) throws {
         guard let available = MemoryBudget.availableBytes() else { return }
         let allowed = MemoryBudget.replayBytes(of: available)
         let total = triggers.addingReportingOverflow(crowdedTriggers)

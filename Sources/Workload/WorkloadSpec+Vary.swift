@@ -2,7 +2,7 @@ import TriggerKit
 
 extension WorkloadSpec {
     /// The spec as a document (every key, defaults included; a fitted spec's shape instead of the keys it decides).
-    public var json: JSONValue {
+    package var json: JSONValue {
         if let shape {
             return .object([
                 ("format", .string(Self.fittedFormat)), ("name", .string(name)), ("seed", .int(Int64(seed))), ("events", .int(Int64(events))),
@@ -30,7 +30,7 @@ extension WorkloadSpec {
     /// The spec with `key` (a spec key, or `parent.child` such as `crowded.triggers` or
     /// `kinds.purchase`) set to `value`: a number, or `min:max` for a range key. Validated as a spec
     /// file is, so a value out of range is an error naming the key.
-    public func setting(_ key: String, to value: String) throws -> WorkloadSpec {
+    package func setting(_ key: String, to value: String) throws -> WorkloadSpec {
         let parsed: JSONValue
         let bounds = value.split(separator: ":", omittingEmptySubsequences: false)
         if bounds.count == 2, let lo = Int64(bounds[0]), let hi = Int64(bounds[1]) {

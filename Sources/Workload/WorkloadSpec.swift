@@ -5,29 +5,29 @@ import TriggerKit
 /// event stream. `trigger-workload/1` describes the built-in shapes; `trigger-workload/2` adds a
 /// `shape` fitted to someone's data by `bench fit` (docs/harness.md, "Your data's twin").
 public struct WorkloadSpec: Sendable, Equatable {
-    public static let format = "trigger-workload/1"
-    public static let fittedFormat = "trigger-workload/2"
+    package static let format = "trigger-workload/1"
+    package static let fittedFormat = "trigger-workload/2"
 
     public var name = "default"
     public var seed: UInt64 = 42
     public var events = 5_000_000
     public var triggers = 1000
     public var eventNames = 2000
-    public var zipf = 1.1
-    public var propertiesPerEvent = 0...12
-    public var filtersPerTrigger = 0...4
-    public var regexShare = 0.05
-    public var kinds: [String: Double] = ["custom_event": 0.85, "purchase": 0.10, "session_start": 0.03, "push_click": 0.02]
+    package var zipf = 1.1
+    package var propertiesPerEvent = 0...12
+    package var filtersPerTrigger = 0...4
+    package var regexShare = 0.05
+    package var kinds: [String: Double] = ["custom_event": 0.85, "purchase": 0.10, "session_start": 0.03, "push_click": 0.02]
     public var crowdedTriggers = 0
     /// Share of string property values drawn fresh: strings no corpus constant and no other event
     /// holds (search terms, URLs, user input), so interning and the regex memo cannot help.
-    public var freshStringShare = 0.0
+    package var freshStringShare = 0.0
     /// A fitted twin's shape; when set, it decides everything but the seed, the event and trigger
     /// counts and the event kind mix.
-    public var shape: TwinShape?
+    package var shape: TwinShape?
     /// A routing rule set's shape (`RoutingShape`); when set, it decides everything but the seed and
     /// the event and trigger counts.
-    public var routing: RoutingShape?
+    package var routing: RoutingShape?
 
     public init() {}
 
@@ -39,7 +39,7 @@ public struct WorkloadSpec: Sendable, Equatable {
                                           "crowded", "fresh_string_share"]
 
     /// Decodes a spec; any key may be omitted, an unknown key is an error.
-    public static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
+    package static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
         func fail(_ path: String, _ reason: String) -> InputError { InputError(file: file, path: path, reason: reason) }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
@@ -128,13 +128,13 @@ public struct WorkloadSpec: Sendable, Equatable {
     }
 
     /// Whether `--workload` names a spec file (a path or a `.json` name) rather than a preset.
-    public static func isFile(_ nameOrPath: String) -> Bool { nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") }
+    package static func isFile(_ nameOrPath: String) -> Bool { nameOrPath.hasSuffix(".json") || nameOrPath.contains("/") }
 
     /// The largest spec file read: a fitted spec of a big, varied trigger set takes megabytes.
-    public static let maxFileBytes = 64 << 20
+    package static let maxFileBytes = 64 << 20
 
     /// Loads a preset by name (`Corpora/workloads/NAME.json`) or a spec file by path.
-    public static func load(_ nameOrPath: String) throws -> WorkloadSpec {
+    package static func load(_ nameOrPath: String) throws -> WorkloadSpec {
         let candidates = isFile(nameOrPath)
             ? [nameOrPath]
             : presetDirectories.map { "\($0)/\(nameOrPath).json" }
@@ -151,7 +151,7 @@ public struct WorkloadSpec: Sendable, Equatable {
         ["Corpora/workloads"] + (SourceTree.root.map { [$0 + "/Corpora/workloads"] } ?? [])
     }
 
-    public static func presetNames() -> [String] {
+    package static func presetNames() -> [String] {
         for dir in presetDirectories {
             if let files = try? FileManager.default.contentsOfDirectory(atPath: dir), !files.isEmpty {
                 return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()

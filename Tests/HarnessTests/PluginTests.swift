@@ -16,9 +16,10 @@ final class PluginTests: XCTestCase {
         return try PluginLibrary(path: path.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    func configuration(_ spec: WorkloadSpec, _ plugin: PluginLibrary) -> RunConfiguration {
-        var c = RunConfiguration.small(spec, strategies: ["reference", "compiled"], events: 500, referenceEvents: 2000)
-        c.plugins = [plugin]
+    /// A small run of the built-in strategies `builtIn`, then the plugin's row.
+    func configuration(_ spec: WorkloadSpec, _ plugin: PluginLibrary, builtIn: [String] = ["reference", "compiled"]) -> RunConfiguration {
+        var c = RunConfiguration.small(spec, strategies: builtIn, events: 500, referenceEvents: 2000)
+        c.strategies.append(plugin.runStrategy(checked: true))
         return c
     }
 
@@ -100,8 +101,7 @@ final class PluginTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(row.hostMeanMicroseconds), row.meanMicroseconds, "flattening 1,000 triggers outweighs a create that makes one malloc")
         XCTAssertNil(try BuildTiming.measure(set, strategies: ["compiled"], builds: 2, warmup: 1).first?.hostMeanMicroseconds)
 
-        var c = configuration(try WorkloadSpec.load("tiny"), plugin)
-        c.strategies = ["compiled"]
+        let c = configuration(try WorkloadSpec.load("tiny"), plugin, builtIn: ["compiled"])
         let report = try Runner(c).run()
         let pluginRow = try XCTUnwrap(report.results.first { $0.strategy == "plugin:linear-scan" })
         XCTAssertGreaterThan(try XCTUnwrap(pluginRow.memory.hostBuildSeconds), 0)
@@ -119,8 +119,7 @@ final class PluginTests: XCTestCase {
                 XCTAssertTrue(error is MatchedWrongly, "\(error)")
             }
             // No evaluating built-in row beside it: the run still checks it against reference.
-            var alone = configuration(spec, plugin)
-            alone.strategies = ["floor"]
+            let alone = configuration(spec, plugin, builtIn: ["floor"])
             XCTAssertThrowsError(try Runner(alone).run(), directory) { error in
                 XCTAssertTrue(error is MatchedWrongly, "\(error)")
             }

@@ -13,7 +13,7 @@ extension RunConfiguration {
     static func small(_ input: InputSource, strategies: [String] = StrategyRegistry.names, events: Int,
                       referenceEvents: Int? = nil, repetitions: Int = 1) -> RunConfiguration {
         var c = RunConfiguration(input: input)
-        c.strategies = strategies
+        c.strategies = try! strategies.map(RunStrategy.builtIn)
         c.repetitions = repetitions
         c.warmupEvents = events
         c.allocationEvents = events

@@ -81,7 +81,7 @@ let benchmarks: @Sendable () -> Void = {
     for strategy in StrategyRegistry.all {
         // reference is the slow oracle: fewer events per iteration.
         var config = configuration
-        if strategy.name == ReferenceMatcher.strategyName { config.scalingFactor = .one }
+        if strategy.name == "reference" { config.scalingFactor = .one }
         Benchmark("match-\(strategy.name)", configuration: config) { benchmark in
             let matcher = try strategy.make(fixture.set, fixture.vocabulary)
             replay(matcher, benchmark, fixture)
@@ -90,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // Building a matcher from the set: what a writer pays per publication (its CPU comes out of the
     // readers' when they share cores). One build per iteration; its malloc count is held exactly.
-    for strategy in StrategyRegistry.all where strategy.name != ReferenceMatcher.strategyName {
+    for strategy in StrategyRegistry.all where strategy.name != "reference" {
         var config = configuration
         config.scalingFactor = .one
         Benchmark("build-\(strategy.name)", configuration: config) { benchmark in
@@ -101,23 +101,25 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // The compiled matcher reached through each publication mode: a snapshot per event, as in `bench run`.
+    // Built through the registry, as an embedder would: the concrete matcher types are not public.
+    let compiled = StrategyRegistry.named("compiled")!
     Benchmark("publication-none", configuration: configuration) { benchmark in
-        replay(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary), benchmark, fixture)
+        replay(try compiled.make(fixture.set, fixture.vocabulary), benchmark, fixture)
     }
     Benchmark("publication-lock-free", configuration: configuration) { benchmark in
-        let publisher = SnapshotPublisher(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary))
+        let publisher = SnapshotPublisher(try compiled.make(fixture.set, fixture.vocabulary))
         var reader = publisher.makeReader()
         replayThroughSnapshots(benchmark, fixture) { reader.current() }
     }
     Benchmark("publication-mutex", configuration: configuration) { benchmark in
-        let publisher = MutexPublisher(CompiledMatcher(fixture.set, vocabulary: fixture.vocabulary))
+        let publisher = MutexPublisher(try compiled.make(fixture.set, fixture.vocabulary))
         replayThroughSnapshots(benchmark, fixture) { publisher.load() }
     }
 
     // Delta publication: matching through a layered snapshot (a base trigger removed, others replaced,
     // some added: every step of the layer is on the path) allocates nothing per event; applying a delta
     // makes a held number of mallocs.
-    for strategy in StrategyRegistry.all where strategy.name == CompiledMatcher.strategyName || strategy.name == PredicateIndexMatcher.strategyName {
+    for strategy in StrategyRegistry.all where ["compiled", "predicate-index"].contains(strategy.name) {
         Benchmark("match-delta-\(strategy.name)", configuration: configuration) { benchmark in
             let writer = try strategy.makeWriter(fixture.set, fixture.vocabulary, fixture.events.symbols)
             try writer.apply(TriggerSetDelta(remove: [fixture.set.triggers[1].id]))

@@ -4,35 +4,35 @@ import Workload
 
 /// `bench fit`: a workload spec fitted to someone's corpus and event log, and how closely runs of
 /// its twin cost what runs of the data cost (docs/harness.md, "Your data's twin").
-public enum TwinFit {
+package enum TwinFit {
     /// The targets a twin is held to for `compiled` and `predicate-index`.
-    public static let countTolerance = 0.20
-    public static let timeTolerance = 0.25
-    public static let heldStrategies = ["compiled", "predicate-index"]
+    package static let countTolerance = 0.20
+    package static let timeTolerance = 0.25
+    package static let heldStrategies = ["compiled", "predicate-index"]
 
     /// One strategy's figures on the data and on its twin.
-    public struct Row: Sendable {
-        public var strategy: String
-        public var data: (ns: Double, candidates: Double, matches: Double)
-        public var twin: (ns: Double, candidates: Double, matches: Double)
+    package struct Row: Sendable {
+        package var strategy: String
+        package var data: (ns: Double, candidates: Double, matches: Double)
+        package var twin: (ns: Double, candidates: Double, matches: Double)
 
         static func ratio(_ twin: Double, _ data: Double) -> Double {
             data == 0 ? (twin == 0 ? 1 : .infinity) : twin / data
         }
-        public var nsRatio: Double { Self.ratio(twin.ns, data.ns) }
-        public var candidateRatio: Double { Self.ratio(twin.candidates, data.candidates) }
-        public var matchRatio: Double { Self.ratio(twin.matches, data.matches) }
+        package var nsRatio: Double { Self.ratio(twin.ns, data.ns) }
+        package var candidateRatio: Double { Self.ratio(twin.candidates, data.candidates) }
+        package var matchRatio: Double { Self.ratio(twin.matches, data.matches) }
 
-        public var held: Bool { TwinFit.heldStrategies.contains(strategy) }
-        public var countsWithin: Bool {
+        package var held: Bool { TwinFit.heldStrategies.contains(strategy) }
+        package var countsWithin: Bool {
             abs(candidateRatio - 1) <= TwinFit.countTolerance && abs(matchRatio - 1) <= TwinFit.countTolerance
         }
-        public var timeWithin: Bool { abs(nsRatio - 1) <= TwinFit.timeTolerance }
+        package var timeWithin: Bool { abs(nsRatio - 1) <= TwinFit.timeTolerance }
     }
 
     /// The unpublished single-thread rows of rounds of data and twin runs, strategy by strategy:
     /// each side's median ns/event over the rounds, and its counts (the same in every round).
-    public static func compare(_ rounds: [(data: RunReport, twin: RunReport)]) -> [Row] {
+    package static func compare(_ rounds: [(data: RunReport, twin: RunReport)]) -> [Row] {
         let plain = { (r: StrategyResult) in r.key.threads == 1 && r.key.publication == .none }
         func figures(_ reports: [RunReport], _ strategy: String) -> (Double, Double, Double)? {
             let rows = reports.compactMap { $0.results.first { plain($0) && $0.strategy == strategy } }
@@ -49,7 +49,7 @@ public enum TwinFit {
     }
 
     /// The fidelity table `bench fit --check` prints.
-    public static func table(_ rows: [Row], events: Int) -> String {
+    package static func table(_ rows: [Row], events: Int) -> String {
         func n(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : String(format: "%.2f", v) }
         func r(_ v: Double) -> String { v.isFinite ? String(format: "%.2f×", v) : "∞" }
         var lines = ["fidelity at \(events) events each: the twin's figure ÷ the data's (targets for \(heldStrategies.joined(separator: " and ")): "

@@ -2,7 +2,7 @@ import Foundation
 import TriggerKit
 
 /// A shrunk disagreement in words, and as a conformance case folder a user can replay and fix against.
-public enum CaseSummary {
+package enum CaseSummary {
     /// One line: which triggers were missed or wrongly matched, with their conditions, on which event.
     static func line(_ c: RuleCase, _ d: GeneratedCheck.Disagreement) -> String { ascii(words(c, d)) }
 
@@ -65,7 +65,7 @@ public enum CaseSummary {
 
     /// Writes the case as `folder/corpus.json`, `events.jsonl`, `expected.jsonl` (the reference replay,
     /// as `bench replay --strategy reference` prints it) and `rule.txt` (the summary), each whole or not at all.
-    public static func write(_ finding: GeneratedCheck.Finding, to folder: String, rerun: String) throws {
+    package static func write(_ finding: GeneratedCheck.Finding, to folder: String, rerun: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -3,57 +3,57 @@ import TriggerKit
 
 /// Compares matchers with `reference` event by event on generated cases (`RuleCaseGenerator`), and
 /// cuts each disagreement down to a small case (`CaseShrinker`). `bench conform --generate` runs it.
-public struct GeneratedCheck {
+package struct GeneratedCheck {
     /// A matcher under test: built from the corpus text (plugins read it), the decoded set, its
     /// vocabulary and the symbol table the events were interned with (a delta writer's).
-    public struct Contender: Sendable {
-        public typealias Make = @Sendable (_ corpusJSON: [UInt8], TriggerSet, Vocabulary, SymbolTable) throws -> any Matcher
-        public var name: String
+    package struct Contender: Sendable {
+        package typealias Make = @Sendable (_ corpusJSON: [UInt8], TriggerSet, Vocabulary, SymbolTable) throws -> any Matcher
+        package var name: String
         /// Built on a base set and handed a delta that makes the corpus (`DeltaSplit`).
-        public var throughDelta: Bool
-        public var make: Make
+        package var throughDelta: Bool
+        package var make: Make
 
-        public init(name: String, throughDelta: Bool = false, make: @escaping Make) {
+        package init(name: String, throughDelta: Bool = false, make: @escaping Make) {
             self.name = name
             self.throughDelta = throughDelta
             self.make = make
         }
 
-        public init(strategy: StrategyRegistry.Strategy) {
+        package init(strategy: StrategyRegistry.Strategy) {
             self.init(name: strategy.name) { _, set, vocabulary, _ in try strategy.make(set, vocabulary) }
         }
 
         /// A plugin, built from the corpus text as every plugin is.
-        public init(plugin library: PluginLibrary) {
+        package init(plugin library: PluginLibrary) {
             self.init(name: library.strategyName) { json, set, vocabulary, _ in try library.strategy(corpusJSON: json, of: set).make(set, vocabulary) }
         }
 
         /// Every built-in strategy but `reference` and `floor`, and the delta writers of the two that apply deltas.
-        public static var builtIn: [Contender] {
+        package static var builtIn: [Contender] {
             StrategyRegistry.all.filter { $0.name != ReferenceMatcher.strategyName && $0.name != FloorMatcher.strategyName }
                 .map(Contender.init(strategy:)) + DeltaSplit.contenders()
         }
     }
 
     /// One event of a case on which a contender and `reference` disagree.
-    public struct Disagreement: Sendable {
+    package struct Disagreement: Sendable {
         /// Index into the case's events.
-        public var event: Int
-        public var expected: [Int]
-        public var got: [Int]
+        package var event: Int
+        package var expected: [Int]
+        package var got: [Int]
         /// `match`, `match_batch`, or `build` when the contender refused the corpus.
-        public var entry: String
+        package var entry: String
     }
 
     /// A disagreement found and shrunk.
-    public struct Finding: Sendable {
-        public var contender: String
-        public var throughDelta = false
-        public var seed: UInt64
-        public var round: Int
-        public var shrunk: RuleCase
-        public var disagreement: Disagreement
-        public var summary: String
+    package struct Finding: Sendable {
+        package var contender: String
+        package var throughDelta = false
+        package var seed: UInt64
+        package var round: Int
+        package var shrunk: RuleCase
+        package var disagreement: Disagreement
+        package var summary: String
     }
 
     /// A case decoded and answered by `reference`.
@@ -110,30 +110,30 @@ public struct GeneratedCheck {
     }
 
     /// What one run covered.
-    public struct Tally: Sendable {
-        public var rounds = 0
-        public var events = 0
-        public var comparisons = 0
+    package struct Tally: Sendable {
+        package var rounds = 0
+        package var events = 0
+        package var comparisons = 0
         /// Generated corpora the decoder refused (a generator bug: each should be 0).
-        public var refusedCorpora = 0
-        public var triggers = 0
+        package var refusedCorpora = 0
+        package var triggers = 0
         /// Per contender, the cases its `create` refused (a partial plugin): not checked, not a finding.
-        public var refusedByContender: [String: Int] = [:]
+        package var refusedByContender: [String: Int] = [:]
     }
 
-    public let contenders: [Contender]
-    public let seed: UInt64
+    package let contenders: [Contender]
+    package let seed: UInt64
     /// Seconds the shrinker may spend on one disagreement before it keeps what it has.
-    public var shrinkBudget: TimeInterval = 30
+    package var shrinkBudget: TimeInterval = 30
 
-    public init(contenders: [Contender], seed: UInt64) {
+    package init(contenders: [Contender], seed: UInt64) {
         self.contenders = contenders
         self.seed = seed
     }
 
     /// Runs rounds until `rounds` are done or `deadline` passes; a contender that disagrees once is
     /// shrunk, reported through `found` and left out of later rounds.
-    public func run(rounds: Int, until deadline: Date?, progress: (Tally) -> Void = { _ in },
+    package func run(rounds: Int, until deadline: Date?, progress: (Tally) -> Void = { _ in },
                     found: (Finding) throws -> Void) rethrows -> Tally {
         var tally = Tally()
         var active = contenders

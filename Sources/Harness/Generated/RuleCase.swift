@@ -3,14 +3,14 @@ import TriggerKit
 
 /// One generated check: a corpus and the events replayed against it, kept as JSON values so the
 /// shrinker can cut them down and the case can be written as a conformance case folder.
-public struct RuleCase: Sendable {
-    public var settings: JSONValue?
+package struct RuleCase: Sendable {
+    package var settings: JSONValue?
     /// Trigger objects, in corpus order.
-    public var triggers: [JSONValue]
+    package var triggers: [JSONValue]
     /// Event objects, one per events.jsonl line.
-    public var events: [JSONValue]
+    package var events: [JSONValue]
 
-    public var corpusJSON: JSONValue {
+    package var corpusJSON: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("format", .string("trigger-corpus/1"))]
         if let settings { members.append(("settings", settings)) }
         members.append(("triggers", .array(triggers)))
@@ -18,17 +18,17 @@ public struct RuleCase: Sendable {
     }
 
     /// The corpus as a file: one trigger per line, so a written case reads (and diffs) trigger by trigger.
-    public var corpusText: String {
+    package var corpusText: String {
         var out = "{\"format\": \"trigger-corpus/1\",\n"
         if let settings { out += " \"settings\": " + Self.text(settings) + ",\n" }
         out += " \"triggers\": [\n" + triggers.map { "  " + Self.text($0) }.joined(separator: ",\n") + "\n]}\n"
         return out
     }
 
-    public var eventLines: [String] { events.map(Self.text) }
+    package var eventLines: [String] { events.map(Self.text) }
 
     /// JSON text that keeps a double a double (`3.0`, `-0.0`): a port's number handling is what is tested.
-    public static func text(_ value: JSONValue) -> String { value.serialized(keepingDoubles: true) }
+    package static func text(_ value: JSONValue) -> String { value.serialized(keepingDoubles: true) }
 }
 
 extension JSONValue {

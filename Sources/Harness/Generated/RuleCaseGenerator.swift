@@ -8,9 +8,9 @@ import Workload
 /// triggers), and bucket shapes that engage every path of `predicate-index` (an equality crowd, bands,
 /// one-sided ranges, a counted bucket, any-purchase and any-push companions, a crowd of regex literals). One seed and round
 /// always give the same case.
-public struct RuleCaseGenerator {
+package struct RuleCaseGenerator {
     /// What a round's corpus is shaped around.
-    public enum Shape: Int, CaseIterable, Sendable {
+    package enum Shape: Int, CaseIterable, Sendable {
         case mixed, crowd, counted, limits, manyTriggers, companions, literals
     }
 
@@ -45,7 +45,7 @@ public struct RuleCaseGenerator {
                  "in_more_than_seconds", "exists", "not_exists"],
     ]
 
-    public static func make(seed: UInt64, round: Int) -> RuleCase {
+    package static func make(seed: UInt64, round: Int) -> RuleCase {
         var rng = DeterministicRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(round))
         let shape = Shape.allCases[rng.below(Shape.allCases.count)]
         let time = EdgeValues.times[rng.below(EdgeValues.times.count)]

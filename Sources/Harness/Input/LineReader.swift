@@ -3,9 +3,9 @@ import TriggerKit
 
 /// Reads a file (or standard input) line by line in fixed-size chunks, so event files of any size
 /// stream through in constant memory. Over-long lines are reported, not buffered.
-public final class LineReader {
+package final class LineReader {
     /// One input line: its bytes, or the fact that it was longer than the limit.
-    public enum Line {
+    package enum Line {
         case text([UInt8])
         case tooLong(bytes: Int)
     }
@@ -18,9 +18,9 @@ public final class LineReader {
     private var position = 0
     private var atEOF = false
     /// When set, every byte read is hashed (the digest of the whole input once `drain()` returned).
-    public var digest: SHA256?
+    package var digest: SHA256?
     /// Bytes read from the input so far.
-    public private(set) var bytesRead = 0
+    package private(set) var bytesRead = 0
     /// The rest of an over-long line already returned is still to be dropped, and how much was.
     private var skipping = false
     private var skipped = 0
@@ -49,7 +49,7 @@ public final class LineReader {
     private var sizeAtOpen: Int?
 
     /// Opens `path` ("-" for standard input).
-    public init(path: String, maxLineBytes: Int) throws {
+    package init(path: String, maxLineBytes: Int) throws {
         name = path == "-" ? "standard input" : path
         if path == "-" {
             descriptor = 0
@@ -96,7 +96,7 @@ public final class LineReader {
     }
 
     /// Reads the rest of the input without keeping it (so `digest` covers the whole input).
-    public func drain() throws {
+    package func drain() throws {
         buffer.removeAll(keepingCapacity: true)
         position = 0
         while try fill() { buffer.removeAll(keepingCapacity: true) }
@@ -104,7 +104,7 @@ public final class LineReader {
 
     /// The next line without its terminator (`\n` or `\r\n`); nil at the end of input.
     /// A final line without a newline is still returned.
-    public func next() throws -> Line? {
+    package func next() throws -> Line? {
         try skipRestOfLongLine()
         var scanned = 0  // bytes after `position` known to hold no newline
         while true {

@@ -2,14 +2,14 @@ import Foundation
 import TriggerKit
 
 /// A corpus file read, validated and fingerprinted.
-public struct LoadedCorpus: Sendable {
-    public let set: TriggerSet
-    public let vocabulary: Vocabulary
+package struct LoadedCorpus: Sendable {
+    package let set: TriggerSet
+    package let vocabulary: Vocabulary
     /// The file's bytes: plugins are given the corpus as JSON text.
-    public let json: [UInt8]
-    public let sha256: String
+    package let json: [UInt8]
+    package let sha256: String
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         let bytes = try BoundedFile.read(path, limit: CorpusDecoder.maxFileBytes)
         do {
             set = try CorpusDecoder.decode(bytes: bytes)

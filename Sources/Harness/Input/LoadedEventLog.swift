@@ -5,27 +5,27 @@ import Workload
 /// An event log streamed into replay buffers: one JSON event per line, as `bench replay` reads.
 /// Replay control lines are not events and are skipped, as are blank lines; invalid lines are counted
 /// and skipped.
-public struct LoadedEventLog {
-    public var columns: EventColumns
-    public var lines = 0
-    public var controlLines = 0
-    public var blankLines = 0
-    public var invalidLines = 0
+package struct LoadedEventLog {
+    package var columns: EventColumns
+    package var lines = 0
+    package var controlLines = 0
+    package var blankLines = 0
+    package var invalidLines = 0
     /// The first few invalid lines (1-based line number and the decoder's error).
-    public var firstErrors: [RunReport.ReplayedFiles.LineError] = []
-    public var sha256 = ""
+    package var firstErrors: [RunReport.ReplayedFiles.LineError] = []
+    package var sha256 = ""
     /// Whether `sha256` covers the whole file. A pipe or FIFO read for its first lines is not read to
     /// its end (it may never end): the digest then covers the lines read, each ended by a newline.
-    public var digestCoversFile = true
-    public var bytes = 0
+    package var digestCoversFile = true
+    package var bytes = 0
 
-    public static let errorsKept = 5
+    package static let errorsKept = 5
     static let maxLines = 2_000_000_000
     /// Bytes a string seen only in the events costs beyond its UTF-8: its `String`, its table entry and hash slot.
     static let bytesPerNewString = 128
 
     /// Reads `path` ("-" for standard input). With `strict`, the first invalid line is thrown.
-    public static func load(path: String, vocabulary: Vocabulary, categories: ActionCategories, lineLimit: Int?,
+    package static func load(path: String, vocabulary: Vocabulary, categories: ActionCategories, lineLimit: Int?,
                             strict: Bool, progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
         let reader = try LineReader(path: path, maxLineBytes: EventDecoder.maxLineBytes)
         let name = path == "-" ? "standard input" : path

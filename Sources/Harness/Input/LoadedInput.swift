@@ -3,18 +3,18 @@ import TriggerKit
 import Workload
 
 /// What a run replays: a workload generated from its spec, or the user's corpus and event log.
-public struct LoadedInput {
-    public let set: TriggerSet
-    public let vocabulary: Vocabulary
-    public let events: EventColumns
+package struct LoadedInput {
+    package let set: TriggerSet
+    package let vocabulary: Vocabulary
+    package let events: EventColumns
     /// The corpus as JSON text (plugins are given it): a generated corpus is generated again and
     /// serialised only when asked, rather than held for the run (100,000 triggers take a while and
     /// tens of megabytes).
-    public let corpusJSON: @Sendable () -> [UInt8]
-    public let workload: RunReport.Workload
+    package let corpusJSON: @Sendable () -> [UInt8]
+    package let workload: RunReport.Workload
 
     /// Generates the workload or reads the user's files.
-    public static func load(_ source: InputSource, progress: ProgressLine = ProgressLine(enabled: false)) throws -> LoadedInput {
+    package static func load(_ source: InputSource, progress: ProgressLine = ProgressLine(enabled: false)) throws -> LoadedInput {
         switch source {
         case .generated(let spec): try generate(spec, progress: progress)
         case .files(let files): try read(files, progress: progress)

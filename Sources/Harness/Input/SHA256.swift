@@ -1,21 +1,21 @@
 import CDigest
 
 /// A streaming SHA-256, so a results file can say exactly which bytes it replayed.
-public struct SHA256 {
+package struct SHA256 {
     private var state = trigger_bench_sha256()
 
-    public init() { trigger_bench_sha256_init(&state) }
+    package init() { trigger_bench_sha256_init(&state) }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         trigger_bench_sha256_update(&state, bytes.baseAddress, bytes.count)
     }
 
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The digest in lowercase hex, as `sha256sum` prints it.
-    public mutating func finalize() -> String {
+    package mutating func finalize() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         trigger_bench_sha256_final(&state, &digest)
         let hex = Array("0123456789abcdef".utf8)
@@ -28,7 +28,7 @@ public struct SHA256 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func hex(of bytes: [UInt8]) -> String {
+    package static func hex(of bytes: [UInt8]) -> String {
         var h = SHA256()
         h.update(bytes)
         return h.finalize()

@@ -2,15 +2,15 @@ import Foundation
 import TriggerKit
 
 /// A user's own trigger set and event log, named on the command line (`--corpus`, `--event-log`).
-public struct UserFiles: Sendable, Equatable {
-    public var corpusPath: String
-    public var eventLogPath: String
+package struct UserFiles: Sendable, Equatable {
+    package var corpusPath: String
+    package var eventLogPath: String
     /// Any invalid event-log line is an error (exit 2) instead of being counted and skipped.
-    public var strict = false
+    package var strict = false
     /// Read only the first N lines of the event log (`--events`).
-    public var lineLimit: Int?
+    package var lineLimit: Int?
 
-    public init(corpusPath: String, eventLogPath: String, strict: Bool = false, lineLimit: Int? = nil) {
+    package init(corpusPath: String, eventLogPath: String, strict: Bool = false, lineLimit: Int? = nil) {
         self.corpusPath = corpusPath
         self.eventLogPath = eventLogPath
         self.strict = strict

@@ -19,10 +19,10 @@ private func mallctl(_ name: String, _ old: UnsafeMutableRawPointer?, _ oldLengt
 
 /// jemalloc statistics through `mallctl` (docs/measuring.md): exact allocation counts per thread pass,
 /// per-thread byte counters, and the global gauges.
-public enum AllocatorStats {
+package enum AllocatorStats {
     /// The global gauges of a results file (docs/harness.md), in bytes.
-    public struct Gauges: Codable, Sendable, Equatable {
-        public var allocated = 0, active = 0, resident = 0, mapped = 0, metadata = 0, retained = 0
+    package struct Gauges: Codable, Sendable, Equatable {
+        package var allocated = 0, active = 0, resident = 0, mapped = 0, metadata = 0, retained = 0
     }
 
     static func read<T>(_ name: String, as: T.Type, default value: T) -> T {
@@ -33,13 +33,13 @@ public enum AllocatorStats {
     }
 
     /// Refreshes jemalloc's cached statistics; `stats.*` are stale until this runs.
-    public static func refresh() {
+    package static func refresh() {
         var newEpoch: UInt64 = 1
         _ = withUnsafeMutablePointer(to: &newEpoch) { mallctl("epoch", nil, nil, UnsafeMutableRawPointer($0), MemoryLayout<UInt64>.size) }
     }
 
     /// Whether jemalloc is the process allocator (its version is readable).
-    public static var version: String? {
+    package static var version: String? {
         var p: UnsafePointer<CChar>?
         var size = MemoryLayout<UnsafePointer<CChar>?>.size
         guard withUnsafeMutablePointer(to: &p, { mallctl("version", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
@@ -48,13 +48,13 @@ public enum AllocatorStats {
     }
 
     /// jemalloc `stats.allocated` after flushing this thread's cache (bytes the program holds).
-    public static func allocatedBytes() -> Int {
+    package static func allocatedBytes() -> Int {
         _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
         refresh()
         return read("stats.allocated", as: Int.self, default: 0)
     }
 
-    public static func gauges() -> Gauges {
+    package static func gauges() -> Gauges {
         refresh()
         return Gauges(
             allocated: read("stats.allocated", as: Int.self, default: 0), active: read("stats.active", as: Int.self, default: 0),
@@ -64,7 +64,7 @@ public enum AllocatorStats {
 
     /// Allocation requests served so far by all arenas (small + large). Flush the calling thread's
     /// cache first, or requests still sitting in it are not counted.
-    public static func allocationRequests() -> UInt64 {
+    package static func allocationRequests() -> UInt64 {
         _ = mallctl("thread.tcache.flush", nil, nil, nil, 0)
         refresh()
         return read("stats.arenas.4096.small.nrequests", as: UInt64.self, default: 0)
@@ -73,7 +73,7 @@ public enum AllocatorStats {
 
     /// Exact allocation requests and bytes of `body` on the calling thread: the thread cache is flushed
     /// around it, and what reading the counters costs with no work between them is subtracted.
-    public static func counting(_ body: () throws -> Void) rethrows -> (requests: UInt64, bytes: UInt64) {
+    package static func counting(_ body: () throws -> Void) rethrows -> (requests: UInt64, bytes: UInt64) {
         let c0 = allocationRequests(), c1 = allocationRequests()
         let overhead = c1 &- c0
         let b0 = threadAllocatedBytes()
@@ -85,7 +85,7 @@ public enum AllocatorStats {
     }
 
     /// Bytes allocated by the calling thread so far (exact, cheap).
-    public static func threadAllocatedBytes() -> UInt64 {
+    package static func threadAllocatedBytes() -> UInt64 {
         var p: UnsafeMutablePointer<UInt64>?
         var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
         guard withUnsafeMutablePointer(to: &p, { mallctl("thread.allocatedp", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
@@ -95,7 +95,7 @@ public enum AllocatorStats {
 
     /// Bytes the calling thread allocated and has not freed since it started (exact): the difference
     /// across a build is what the built structure holds.
-    public static func threadNetBytes() -> Int {
+    package static func threadNetBytes() -> Int {
         var p: UnsafeMutablePointer<UInt64>?
         var size = MemoryLayout<UnsafeMutablePointer<UInt64>?>.size
         guard withUnsafeMutablePointer(to: &p, { mallctl("thread.deallocatedp", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0,
@@ -104,5 +104,5 @@ public enum AllocatorStats {
     }
 
     /// `MALLOC_CONF` as the process saw it, if set.
-    public static var mallocConf: String? { ProcessInfo.processInfo.environment["MALLOC_CONF"] }
+    package static var mallocConf: String? { ProcessInfo.processInfo.environment["MALLOC_CONF"] }
 }

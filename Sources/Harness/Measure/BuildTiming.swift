@@ -6,39 +6,39 @@ import Workload
 /// same decoded set and vocabulary on one thread, timed one by one, with jemalloc's exact allocation
 /// count and bytes per build. (`bench run --publish-every-ms` reports the same cost only as a mean,
 /// measured while readers compete for the CPU.)
-public enum BuildTiming {
-    public struct Row: Sendable {
-        public var strategy: String
-        public var builds: Int
-        public var meanMicroseconds: Double
-        public var p50Microseconds: Double
-        public var p99Microseconds: Double
-        public var allocationsPerBuild: Double
-        public var bytesPerBuild: Double
+package enum BuildTiming {
+    package struct Row: Sendable {
+        package var strategy: String
+        package var builds: Int
+        package var meanMicroseconds: Double
+        package var p50Microseconds: Double
+        package var p99Microseconds: Double
+        package var allocationsPerBuild: Double
+        package var bytesPerBuild: Double
         /// Of the timed deltas (`measureDeltas`), how many were full rebuilds: a layered writer's merges,
         /// or all of them for a strategy that rebuilds.
-        public var fullRebuilds: Int?
+        package var fullRebuilds: Int?
         /// Of the timed deltas, how many were published as redirected snapshots (docs/deltas.md).
-        public var redirected: Int?
+        package var redirected: Int?
         /// jemalloc's bytes in use after the timed deltas minus before them (`measureDeltas`, an even
         /// number of deltas, so the writer holds the same set): what the deltas did not give back.
-        public var heapGrowthBytes: Int?
+        package var heapGrowthBytes: Int?
         /// For a plugin, the host's part of each build (the corpus flattened for the ABI), left out of
         /// the figures above so they are the plugin's own: mean µs, and one build's mallocs and bytes.
-        public var hostMeanMicroseconds: Double?
-        public var hostAllocationsPerBuild: Double?
-        public var hostBytesPerBuild: Double?
+        package var hostMeanMicroseconds: Double?
+        package var hostAllocationsPerBuild: Double?
+        package var hostBytesPerBuild: Double?
     }
 
     /// Builds each strategy's matcher `warmup` times untimed, then `builds` times timed, each after
     /// `pauseMs` milliseconds asleep (0: back to back, caches warm from the previous build).
-    public static func measure(_ set: TriggerSet, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
+    package static func measure(_ set: TriggerSet, strategies: [String], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
                                sleep: (Int) -> Void = BuildTiming.sleep) throws -> [Row] {
         try measure(set, strategies: strategies.map(StrategyRegistry.option), builds: builds, warmup: warmup, pauseMs: pauseMs, sleep: sleep)
     }
 
     /// The same for strategies given whole (a plugin's among them).
-    public static func measure(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
+    package static func measure(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], builds: Int, warmup: Int = 10, pauseMs: Int = 0,
                                sleep: (Int) -> Void = BuildTiming.sleep) throws -> [Row] {
         let vocabulary = Vocabulary(set)
         return try strategies.map { strategy in
@@ -64,7 +64,7 @@ public enum BuildTiming {
     /// What applying a delta costs a writer, measured alone: for each strategy a writer of `set` applies
     /// `warmup` `BenchDeltas` deltas of `triggers` triggers untimed, then `deltas` (rounded up to even)
     /// timed one by one, then one more with its allocations counted. A strategy that does not apply deltas rebuilds the set.
-    public static func measureDeltas(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], triggers: Int, deltas: Int, warmup: Int = 10,
+    package static func measureDeltas(_ set: TriggerSet, strategies: [StrategyRegistry.Strategy], triggers: Int, deltas: Int, warmup: Int = 10,
                                      pauseMs: Int = 0) throws -> [Row] {
         let vocabulary = Vocabulary(set)
         return try strategies.map { strategy in
@@ -126,7 +126,7 @@ public enum BuildTiming {
     }
 
     /// The pause before a timed build or delta.
-    public static func sleep(_ ms: Int) { Thread.sleep(forTimeInterval: Double(ms) / 1000) }
+    package static func sleep(_ ms: Int) { Thread.sleep(forTimeInterval: Double(ms) / 1000) }
 
     static func row(_ name: String, _ timed: [UInt64], _ counted: (requests: UInt64, bytes: UInt64), fullRebuilds: Int? = nil) -> Row {
         let nanos = timed.sorted()

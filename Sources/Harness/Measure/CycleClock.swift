@@ -3,25 +3,25 @@ import Foundation
 
 /// The CPU's tick counter as a clock for single events: how many nanoseconds a tick is (calibrated
 /// against the monotonic clock) and what a reading itself costs (subtracted from every sample).
-public struct CycleClock: Sendable {
-    public let nanosecondsPerTick: Double
+package struct CycleClock: Sendable {
+    package let nanosecondsPerTick: Double
     /// The least a begin/end pair reads with nothing between them.
-    public let overheadTicks: UInt64
+    package let overheadTicks: UInt64
     /// The step the counter advances by: every reading differs from another by a multiple of it
     /// (a virtualised counter may step by many ticks at once).
-    public let resolutionTicks: UInt64
-    public let source: String
+    package let resolutionTicks: UInt64
+    package let source: String
 
-    public var resolutionNanoseconds: Double { Double(resolutionTicks) * nanosecondsPerTick }
+    package var resolutionNanoseconds: Double { Double(resolutionTicks) * nanosecondsPerTick }
 
-    public var overheadNanoseconds: Double { Double(overheadTicks) * nanosecondsPerTick }
+    package var overheadNanoseconds: Double { Double(overheadTicks) * nanosecondsPerTick }
 
     @inline(__always) static func begin() -> UInt64 { trigger_bench_ticks_begin() }
     @inline(__always) static func end() -> UInt64 { trigger_bench_ticks_end() }
 
     /// Calibrates: the best of three 10 ms windows of ticks against `Clock.now()`, and the least of
     /// 20,000 empty readings as the overhead.
-    public static func calibrate() -> CycleClock {
+    package static func calibrate() -> CycleClock {
         var best = Double.infinity
         // The counter's step: the gcd of the tick differences between readings taken at irregular
         // moments (each after a monotonic-clock call, sometimes an interrupt). A fine counter's

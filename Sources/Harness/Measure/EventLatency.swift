@@ -3,16 +3,16 @@ import TriggerKit
 
 /// Percentiles of single events (not of batch means): each event is timed alone with the CPU's tick
 /// counter, the counter's own cost subtracted.
-public struct EventLatency: Codable, Sendable, Equatable {
-    public var p50, p90, p99, p999, max: Double
+package struct EventLatency: Codable, Sendable, Equatable {
+    package var p50, p90, p99, p999, max: Double
     /// Events timed.
-    public var samples: Int
+    package var samples: Int
     /// The cost of one begin/end reading, subtracted from each sample (ns).
-    public var timerOverhead: Double
+    package var timerOverhead: Double
     /// The counter read: rdtsc, cntvct_el0 or clock_gettime.
-    public var timer: String
+    package var timer: String
     /// The smallest step the counter can show (ns): no figure is finer than this. Nil in older files.
-    public var timerResolution: Double?
+    package var timerResolution: Double?
 
     /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
     /// after one untimed pass over them.

@@ -9,24 +9,23 @@ import Workload
 /// The parent (`bench instructions`, `bench run --instructions`) re-runs this executable under
 /// callgrind once per strategy; the child generates the workload and warms the matcher uninstrumented,
 /// then counts exactly one pass of the same loop the timed run uses.
-public enum InstructionCounter {
+package enum InstructionCounter {
     /// One strategy's count.
-    public struct Count: Sendable {
-        public var strategy: String
-        public var events: Int
-        public var instructions: UInt64
-        public var checksum: MatchChecksum
-        public var instructionsPerEvent: Double { Double(instructions) / Double(events) }
+    package struct Count: Sendable {
+        package var strategy: String
+        package var events: Int
+        package var instructions: UInt64
+        package var checksum: MatchChecksum
+        package var instructionsPerEvent: Double { Double(instructions) / Double(events) }
     }
 
     /// The hidden child mode: replays `count` events through `strategy` with counting on, and returns the
     /// checksum (printed for the parent, which checks it against the other strategies).
     /// `deltaTriggers`: count matching through the snapshot a writer publishes after one `BenchDeltas`
     /// delta of that many triggers (edited and added triggers in its layer) instead of a plain build.
-    /// `plugin`: the library whose matcher `name` (its `plugin:NAME` row) is.
-    public static func runCountedRegion(input: LoadedInput, strategy name: String, plugin: String? = nil, count: Int,
+    package static func runCountedRegion(input: LoadedInput, strategy runStrategy: RunStrategy, count: Int,
                                         deltaTriggers: Int? = nil) throws -> MatchChecksum {
-        let strategy = try plugin.map { try PluginLibrary(argument: $0).strategy(corpusJSON: input.corpusJSON(), of: input.set) } ?? StrategyRegistry.option(name)
+        let strategy = try runStrategy.strategy(for: input)
         let events = input.events
         let matcher: any Matcher
         if let deltaTriggers {
@@ -71,8 +70,8 @@ public enum InstructionCounter {
     /// - Parameters:
     ///   - input: what the child replays: a generated spec is written for it to a file in the work folder.
     ///   - events: the event count the child replays (`reference` replays `referenceEvents`).
-    ///   - plugins: libraries counted after the strategies, each as its `plugin:NAME` row (through `match`).
-    public static func count(input: InputSource, strategies: [String], plugins: [PluginLibrary] = [], events: Int, referenceEvents: Int,
+    ///   - strategies: counted in order; a foreign one through its `match` entry point.
+    package static func count(input: InputSource, strategies: [RunStrategy], events: Int, referenceEvents: Int,
                              deltaTriggers: Int? = nil, progress: (String) -> Void = { _ in }) throws -> [Count] {
         let valgrind = try Self.findValgrind()
         let work = try TemporaryFolder(prefix: "trigger-bench-callgrind")
@@ -83,14 +82,13 @@ public enum InstructionCounter {
         let binary = work.file("bench")
         try Subprocess.run("/usr/bin/env", ["strip", "--strip-debug", "-o", binary, executablePath()], what: "strip (binutils)")
         var counts: [Count] = []
-        let counted = strategies.map { (name: $0, plugin: String?.none) } + plugins.map { (name: $0.strategyName, plugin: Optional($0.argument)) }
-        for (k, (strategy, plugin)) in counted.enumerated() {
-            progress("callgrind \(k + 1)/\(counted.count): \(strategy)")
+        for (k, counted) in strategies.enumerated() {
+            let strategy = counted.name
+            progress("callgrind \(k + 1)/\(strategies.count): \(strategy)")
             let n = strategy == ReferenceMatcher.strategyName ? min(referenceEvents, events) : events
             let out = work.file("callgrind.\(k).out")
             var args = ["--tool=callgrind", "--instr-atstart=no", "--collect-atstart=no", "--callgrind-out-file=\(out)",
-                        binary, "instructions", "--child", strategy, "--events", String(n)] + inputArguments
-            if let plugin { args += ["--child-plugin", plugin] }
+                        binary, "instructions", "--child", strategy, "--events", String(n)] + counted.childArguments + inputArguments
             if let deltaTriggers { args += ["--delta-triggers", String(deltaTriggers)] }
             let stdout = try Subprocess.run(valgrind, args, what: "valgrind --tool=callgrind")
             guard let checksum = parseChildLine(stdout) else {

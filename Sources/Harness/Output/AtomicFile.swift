@@ -11,8 +11,8 @@ import TriggerKit
 /// target and renamed over it by `commit()`, so a full disk, an error or Ctrl-C never leaves a
 /// truncated file or wipes the previous one. Creating it checks that the target's directory is
 /// writable, so a long run can open its outputs first and fail before it starts.
-public final class AtomicFile {
-    public let path: String
+package final class AtomicFile {
+    package let path: String
     /// The file renamed over: `path`, or the file a symbolic link at `path` points to (the link stays).
     private let target: String
     /// nil when `path` is not a regular file (a FIFO, a device, `/dev/stdout`): written in place.
@@ -23,7 +23,7 @@ public final class AtomicFile {
     private let signalSlot: Int32
 
     /// Creates the temporary file beside `path`; throws an `InputError` naming `path` when it cannot.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         // First: with descriptors 0–2 held, no file opened below can become "standard output".
         trigger_bench_signals_install()
@@ -89,14 +89,14 @@ public final class AtomicFile {
 
     deinit { discard() }
 
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 20 { try flush() }
     }
 
-    public func write(_ text: String) throws { try write(Array(text.utf8)) }
+    package func write(_ text: String) throws { try write(Array(text.utf8)) }
 
-    public func write(_ data: Data) throws { try write([UInt8](data)) }
+    package func write(_ data: Data) throws { try write([UInt8](data)) }
 
     private func flush() throws {
         defer { buffer.removeAll(keepingCapacity: true) }
@@ -105,7 +105,7 @@ public final class AtomicFile {
 
     /// Writes what is buffered, syncs and renames the file into place. On failure the temporary file is
     /// removed, the target left as it was, and the error names the target.
-    public func commit() throws {
+    package func commit() throws {
         guard open else { throw InputError(file: path, path: "", reason: "the output was already closed after an error") }
         try flush()
         guard let temporaryPath else {
@@ -137,7 +137,7 @@ public final class AtomicFile {
     }
 
     /// Removes the temporary file; the target is untouched.
-    public func discard() {
+    package func discard() {
         guard open else { return }
         open = false
         close(writer.descriptor)
@@ -146,13 +146,13 @@ public final class AtomicFile {
     }
 
     /// Writes `data` (the rest of the file) and commits.
-    public func commit(with data: Data) throws {
+    package func commit(with data: Data) throws {
         try write(data)
         try commit()
     }
 
     /// Writes `data` to `path` atomically in one go.
-    public static func write(_ data: Data, to path: String) throws {
+    package static func write(_ data: Data, to path: String) throws {
         try AtomicFile(path: path).commit(with: data)
     }
 }

@@ -6,9 +6,9 @@ import Darwin
 import TriggerKit
 
 /// The reader of a pipe went away (`bench replay … | head`): the command ends quietly.
-public struct OutputClosed: Error, CustomStringConvertible {
-    public let name: String
-    public var description: String { "\(name): the reader closed the pipe" }
+package struct OutputClosed: Error, CustomStringConvertible {
+    package let name: String
+    package var description: String { "\(name): the reader closed the pipe" }
 }
 
 /// Writes whole buffers to a file descriptor with write(2), checking every result: a short write is

@@ -1,9 +1,9 @@
 /// Text from inputs (trigger ids, property keys, workload and strategy names read from files) made safe
 /// to echo: a newline cannot split an error line or a table row, and an escape sequence cannot paint
 /// the terminal.
-public enum PrintableText {
+package enum PrintableText {
     /// Control characters written as escapes (`\n`, `\t`, `\u{1b}`); everything else as it is.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
@@ -21,14 +21,14 @@ public enum PrintableText {
 
     /// `escaped`, with `|` escaped and HTML's `<`, `>`, `&` as entities, for one cell of a Markdown table
     /// (a CI job summary renders inline HTML: a results file must not put an `<img>` there).
-    public static func markdownCell(_ text: String) -> String {
+    package static func markdownCell(_ text: String) -> String {
         entities(escaped(text)).replacingOccurrences(of: "|", with: "\\|")
     }
 
     /// Text for XML and HTML (the report, SVG charts, flame graphs): `escaped`, the markup characters as
     /// entities, and U+FFFE and U+FFFF (not characters XML allows) written as escapes, so the page stays
     /// well-formed whatever a name holds.
-    public static func xml(_ text: String) -> String {
+    package static func xml(_ text: String) -> String {
         var out = entities(escaped(text)).replacingOccurrences(of: "\"", with: "&quot;")
         if out.unicodeScalars.contains(where: { $0.value == 0xFFFE || $0.value == 0xFFFF }) {
             out = String(String.UnicodeScalarView(out.unicodeScalars.flatMap { s -> [Unicode.Scalar] in

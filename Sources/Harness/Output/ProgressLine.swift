@@ -2,19 +2,19 @@ import Foundation
 import Synchronization
 
 /// Progress on a terminal (stderr), silent when stderr is not one.
-public final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     let enabled: Bool
     /// Put before every label (a sweep's point).
     let prefix: String
     private let lastDraw = Atomic<UInt64>(0)
 
-    public init(enabled: Bool, prefix: String? = nil) {
+    package init(enabled: Bool, prefix: String? = nil) {
         self.enabled = enabled && isatty(2) != 0
         self.prefix = prefix.map { $0 + " · " } ?? ""
     }
 
     /// Redraws `label: done/total` at most every 200 ms.
-    public func update(_ label: String, _ done: Int, _ total: Int) {
+    package func update(_ label: String, _ done: Int, _ total: Int) {
         guard enabled else { return }
         let now = Clock.now()
         // Relaxed: a rate limiter for drawing; a lost race only draws twice.
@@ -25,7 +25,7 @@ public final class ProgressLine: Sendable {
     }
 
     /// Prints a line (or clears the progress line when `text` is empty).
-    public func note(_ text: String) {
+    package func note(_ text: String) {
         guard enabled else { return }
         TextOutput.standardErrorRaw("\r\u{1B}[K\(text)\(text.isEmpty ? "" : "\n")")
     }

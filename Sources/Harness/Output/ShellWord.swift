@@ -1,7 +1,7 @@
 /// A word as a POSIX shell reads it back unchanged, for commands the tool prints for users to paste.
-public enum ShellWord {
+package enum ShellWord {
     /// `word` itself when it holds only characters no shell treats specially, else single-quoted.
-    public static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_./,=:+@%".unicodeScalars.contains($0)
         }

@@ -4,43 +4,43 @@ import TriggerKit
 
 /// A matcher plugin loaded from a shared library (docs/plugins.md): its function table, checked
 /// against this build's ABI. Never unloaded: matchers it built may outlive any one run.
-public final class PluginLibrary: @unchecked Sendable {
-    public let path: String
+package final class PluginLibrary: @unchecked Sendable {
+    package let path: String
     /// As the plugin reports it; its rows are `plugin:NAME`.
-    public let name: String
-    public let version: String
+    package let name: String
+    package let version: String
     /// Of the library file, so results say which build of a plugin they measured.
-    public let sha256: String
+    package let sha256: String
     /// `--plugin PATH,key=value,…`: handed to `create` (ABI 2) and recorded in the results.
-    public let options: [Option]
+    package let options: [Option]
     /// The ABI version the library was built for.
-    public let abiVersion: UInt32
+    package let abiVersion: UInt32
     let table: tb_plugin
 
-    public struct Option: Sendable, Equatable, Codable {
-        public var key: String
-        public var value: String
+    package struct Option: Sendable, Equatable, Codable {
+        package var key: String
+        package var value: String
     }
 
-    public static let strategyPrefix = "plugin:"
+    package static let strategyPrefix = "plugin:"
     /// `path` from the root, for a child process started in another folder.
-    public var absolutePath: String {
+    package var absolutePath: String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
     /// `plugin:NAME`, with the options in brackets when there are any (`plugin:NAME[k=v]`): one library
     /// run with two sets of options makes two rows.
-    public var strategyName: String {
+    package var strategyName: String {
         Self.strategyPrefix + name + (options.isEmpty ? "" : "[" + options.map { "\($0.key)=\(PrintableText.escaped($0.value))" }.joined(separator: ",") + "]")
     }
 
     static let maxOptionKey = 64, maxOptionValue = 256
 
     /// The library's path in a `--plugin` argument (what precedes its first comma).
-    public static func path(ofArgument argument: String) -> String { String(argument.prefix { $0 != "," }) }
+    package static func path(ofArgument argument: String) -> String { String(argument.prefix { $0 != "," }) }
 
     /// Loads a `--plugin` argument: `PATH` or `PATH,key=value,…` (so a plugin's path holds no comma;
     /// scripts/build-plugin refuses to write one).
-    public convenience init(argument: String) throws {
+    package convenience init(argument: String) throws {
         var parts = argument.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let path = parts.removeFirst()
         var options: [Option] = []
@@ -67,7 +67,7 @@ public final class PluginLibrary: @unchecked Sendable {
 
     /// Loads every `--plugin` argument and refuses two rows of one name, before saying anything (so a
     /// usage error stays one line); then says, for each, that it runs in this process.
-    public static func load(arguments: [String]) throws -> [PluginLibrary] {
+    package static func load(arguments: [String]) throws -> [PluginLibrary] {
         let loaded = try arguments.map(PluginLibrary.init(argument:))
         if let twice = Dictionary(grouping: loaded, by: \.strategyName).first(where: { $0.value.count > 1 }) {
             let same = Set(twice.value.map(\.absolutePath)).count == 1
@@ -80,16 +80,16 @@ public final class PluginLibrary: @unchecked Sendable {
     }
 
     /// Said on standard error before anything runs: the last line before a crash names the suspect.
-    public var loadedNotice: String {
+    package var loadedNotice: String {
         "bench: loaded plugin \(name) \(version) from \(PrintableText.escaped(path)); it runs inside this process, so if the run ends in a crash, the plugin is the first suspect"
     }
 
     /// The `--plugin` argument that loads this library again (absolute path, same options).
-    public var argument: String { ([absolutePath] + options.map { "\($0.key)=\($0.value)" }).joined(separator: ",") }
+    package var argument: String { ([absolutePath] + options.map { "\($0.key)=\($0.value)" }).joined(separator: ",") }
 
     /// Loads `path`. Errors name the file and say what to fix; nothing here can crash on a wrong library
     /// short of the library's own constructors.
-    public init(path: String, options: [Option] = []) throws {
+    package init(path: String, options: [Option] = []) throws {
         self.path = path
         self.options = options
         func fail(_ reason: String) -> InputError { InputError(file: path, path: "", reason: reason) }
@@ -146,10 +146,21 @@ public final class PluginLibrary: @unchecked Sendable {
         sha256 = bytes.isEmpty ? "" : SHA256.hex(of: bytes)
     }
 
+    /// This plugin as a run's strategy: its row, what the results record of it (`checked`: it passed
+    /// `PluginAdmission` before the run) and how the counting child loads it again.
+    package func runStrategy(checked: Bool) -> RunStrategy {
+        RunStrategy(
+            name: strategyName,
+            origin: .init(name: name, version: version, path: path, sha256: sha256, options: options.isEmpty ? nil : options,
+                          abiVersion: Int(abiVersion), checked: checked),
+            childArguments: ["--child-plugin", argument],
+            resolve: { [self] input in strategy(corpusJSON: input.corpusJSON(), of: input.set) })
+    }
+
     /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`, decoded as `original`.
     /// A set a delta made is handed to the plugin as JSON written from it (`CorpusEncoder`), so the text
     /// and the flat arrays always describe the same triggers.
-    public func strategy(corpusJSON: [UInt8], of original: TriggerSet) -> StrategyRegistry.Strategy {
+    package func strategy(corpusJSON: [UInt8], of original: TriggerSet) -> StrategyRegistry.Strategy {
         StrategyRegistry.Strategy(
             name: strategyName, summary: "plugin \(name) \(version) from \(path)",
             make: { [self] set, vocabulary in

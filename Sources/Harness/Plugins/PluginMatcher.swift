@@ -5,11 +5,11 @@ import TriggerKit
 
 /// A plugin's matcher behind the `Matcher` protocol: timed, counted and checked like a built-in one.
 /// It runs in this process, so a plugin that crashes ends the run (the run says which plugin it loaded).
-public final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unchecked Sendable {
-    public static let strategyName = "plugin"
+package final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unchecked Sendable {
+    package static let strategyName = "plugin"
 
-    public let triggerSet: TriggerSet
-    public let library: PluginLibrary
+    package let triggerSet: TriggerSet
+    package let library: PluginLibrary
     private let corpus: FlatCorpus
     /// The plugin's matcher; immutable once built, as the ABI requires of `match`.
     private let handle: UnsafeMutableRawPointer
@@ -70,7 +70,7 @@ public final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unch
     }
 
     /// What the plugin's `describe` reports about this matcher, in its order (empty without one).
-    public func facts() -> [[String]] {
+    package func facts() -> [[String]] {
         guard let describe = library.table.describe else { return [] }
         final class Collected { var facts: [[String]] = [] }
         let collected = Collected()
@@ -85,7 +85,7 @@ public final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unch
         return collected.facts
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch {
+    package func makeScratch(for events: EventColumns) -> MatchScratch {
         let scratch = MatchScratch(triggerCount: triggerSet.triggers.count)
         let state = PluginScratch(events: events, triggerCount: triggerSet.triggers.count)
         if let create = library.table.create_scratch {
@@ -101,13 +101,13 @@ public final class PluginMatcher: Matcher, HostBuildShare, ForeignMatcher, @unch
     }
 
     /// Indices outside the corpus, bad counts and bad end offsets the plugin returned through `scratch`.
-    public static func invalidResults(in scratch: MatchScratch) -> ABIFaults {
+    package static func invalidResults(in scratch: MatchScratch) -> ABIFaults {
         guard let raw = scratch.attachment else { return ABIFaults() }
         let state = PluginScratch(raw: raw).state.pointee
         return ABIFaults(count: state.invalidResults, first: state.firstInvalidResult)
     }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         let state = PluginScratch(raw: scratch.attachment!)
         state.point(at: events)
         scratch.begin()

@@ -7,13 +7,13 @@ import TriggerKit
 /// clause order reversed: the same events match), then back by the originals. The other ⌊N/2⌋ of each
 /// delta are triggers added on event names no event carries (new strings: the symbol table grows) and
 /// removed by the next delta.
-public struct BenchDeltas {
+package struct BenchDeltas {
     let pool: [Trigger]
     let edited: [Trigger]
     let added: [Trigger]
     private(set) var step = 0
 
-    public init(_ set: TriggerSet, triggers n: Int) {
+    package init(_ set: TriggerSet, triggers n: Int) {
         let replaced = min((n + 1) / 2, set.triggers.count)
         let count = set.triggers.count
         pool = (0..<replaced).map { set.triggers[$0 * count / max(replaced, 1)] }
@@ -39,7 +39,7 @@ public struct BenchDeltas {
     }
 
     /// The next delta: even steps edit the pool and add, odd steps restore the pool and remove.
-    public mutating func next() -> TriggerSetDelta {
+    package mutating func next() -> TriggerSetDelta {
         defer { step += 1 }
         if step % 2 == 0 { return TriggerSetDelta(add: added, replace: edited) }
         return TriggerSetDelta(remove: added.map(\.id), replace: pool)

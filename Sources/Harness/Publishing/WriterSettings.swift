@@ -1,6 +1,6 @@
 /// What a publication row's writer publishes every `everyMs` milliseconds (docs/harness.md).
-public struct WriterSettings: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
+package struct WriterSettings: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// A freshly built matcher of the whole set each time.
         case rebuild
         /// The next of 4 matchers built before the run: what switching snapshots costs readers, apart
@@ -10,15 +10,15 @@ public struct WriterSettings: Sendable, Equatable {
         case deltas(triggers: Int)
     }
 
-    public var everyMs: Int
-    public var mode: Mode
+    package var everyMs: Int
+    package var mode: Mode
 
-    public init(everyMs: Int, mode: Mode = .rebuild) {
+    package init(everyMs: Int, mode: Mode = .rebuild) {
         self.everyMs = everyMs
         self.mode = mode
     }
 
-    public var deltaTriggers: Int? {
+    package var deltaTriggers: Int? {
         if case .deltas(let n) = mode { return n }
         return nil
     }

@@ -4,16 +4,16 @@ import TriggerKit
 /// Folded stacks and a flame graph SVG from `perf script` output, for `scripts/profile`.
 /// (Debian ships no flame graph renderer and the PyPI candidates do not install here; this follows
 /// Brendan Gregg's folded format and layout: one box per frame, width ∝ samples, root at the bottom.)
-public enum FlameGraph {
+package enum FlameGraph {
     /// One folded stack: frames root-first joined by `;`, and its sample count.
-    public struct Stack: Sendable, Equatable {
-        public var frames: String
-        public var count: Int
+    package struct Stack: Sendable, Equatable {
+        package var frames: String
+        package var count: Int
     }
 
     /// Folds `perf script` text (a header line per sample, then one indented frame per line, leaf
     /// first, blank line between samples) into stacks sorted by name. The thread name is the root.
-    public static func fold(perfScript text: String) -> [Stack] {
+    package static func fold(perfScript text: String) -> [Stack] {
         var counts: [String: Int] = [:]
         var frames: [String] = []
         var root = ""
@@ -55,13 +55,13 @@ public enum FlameGraph {
     }
 
     /// Folded stacks as text: `frame;frame;frame count` per line.
-    public static func foldedText(_ stacks: [Stack]) -> String {
+    package static func foldedText(_ stacks: [Stack]) -> String {
         stacks.map { "\($0.frames) \($0.count)" }.joined(separator: "\n") + "\n"
     }
 
     /// Parses folded text back (for rendering a file made by another tool). A line without a count, or
     /// with a negative count, or counts whose sum overflows, is an `InputError` naming the line.
-    public static func parseFolded(_ text: String, file: String = "-") throws -> [Stack] {
+    package static func parseFolded(_ text: String, file: String = "-") throws -> [Stack] {
         var stacks: [Stack] = []
         var total = 0
         for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
@@ -85,7 +85,7 @@ public enum FlameGraph {
     }
 
     /// Refuses data that is not text (a perf.data file given where `perf script` output belongs).
-    public static func checkText(_ data: Data, file: String) throws -> String {
+    package static func checkText(_ data: Data, file: String) throws -> String {
         guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
             throw InputError(file: file, path: "", reason: "is not text; give the output of `perf script` (or folded stacks), not perf.data")
         }
@@ -132,7 +132,7 @@ public enum FlameGraph {
     }
 
     /// An SVG flame graph: root at the bottom, children left to right by name, hover for samples.
-    public static func svg(_ stacks: [Stack], title: String, width: Double = 1200) -> String {
+    package static func svg(_ stacks: [Stack], title: String, width: Double = 1200) -> String {
         let tree = Tree(stacks)
         let rowHeight = 16.0, top = 40.0, margin = 10.0
         let height = top + Double(tree.levels) * rowHeight + 30

@@ -10,7 +10,7 @@ extension RunReport {
     ]
 
     /// One row per result, RFC 4180 quoting; empty cells where a figure was not measured.
-    public func csv() -> String {
+    package func csv() -> String {
         func cell(_ v: Double?) -> String { v.map { String($0) } ?? "" }
         func cell(_ v: Int?) -> String { v.map { String($0) } ?? "" }
         func quoted(_ text: String) -> String {

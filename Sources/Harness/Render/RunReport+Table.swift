@@ -68,7 +68,7 @@ extension RunReport {
     }
 
     /// An aligned table for the terminal; numbers right-aligned.
-    public func table() -> String {
+    package func table() -> String {
         let (columns, cells) = shownTable()
         let all = [columns] + cells
         let widths = columns.indices.map { c in all.map { $0[c].count }.max()! }
@@ -127,7 +127,7 @@ extension RunReport {
 
     /// How far apart each row's repetitions were (slowest over fastest mean ns/event): on a shared host,
     /// the noise a comparison with another run would carry.
-    public var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
+    package var repetitionSpreads: [(label: String, fastest: Double, slowest: Double)] {
         results.compactMap { r in r.timing.repetitionRange.map { (r.key.label, $0.fastest, $0.slowest) } }
     }
 
@@ -162,7 +162,7 @@ extension RunReport {
                       c.a.key.label, c.b.key.label, c.gap * 100, c.spread * 100, pairing)
     }
 
-    public func markdown() -> String {
+    package func markdown() -> String {
         var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]
         let (columns, cells) = shownTable()
         out.append("| " + columns.joined(separator: " | ") + " |")
@@ -174,5 +174,5 @@ extension RunReport {
 
     /// A horizontal bar chart of mean ns/event per result row (log scale), with a whisker from p50 to
     /// p99 of single events (the mean's interval for rows without single-event timings).
-    public func svg() -> String { BarChart(report: self, whisker: .percentiles).svg(standalone: true) }
+    package func svg() -> String { BarChart(report: self, whisker: .percentiles).svg(standalone: true) }
 }

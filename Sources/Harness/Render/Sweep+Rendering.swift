@@ -2,7 +2,7 @@ import Foundation
 
 extension Sweep {
     /// The terminal table: a line per point, a column per row (strategy), then the fitted growth.
-    public func table() -> String {
+    package func table() -> String {
         let rows = self.rows
         var header = axes.map(\.key) + rows
         var lines: [[String]] = []
@@ -36,7 +36,7 @@ extension Sweep {
     }
 
     /// "compiled ∝ triggers^0.97 (R² 0.99)" for each varied key and row.
-    public func fitLines() -> [String] {
+    package func fitLines() -> [String] {
         var out: [String] = []
         for axis in axes {
             guard let byRow = fits[axis.key], !byRow.isEmpty else {
@@ -52,7 +52,7 @@ extension Sweep {
     }
 
     /// One log-log chart per varied key: a line per row (and per value of the other keys).
-    public func svg(standalone: Bool = true) -> String {
+    package func svg(standalone: Bool = true) -> String {
         axes.map { chart(for: $0).svg(standalone: standalone) }.joined()
     }
 

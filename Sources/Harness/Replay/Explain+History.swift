@@ -2,9 +2,9 @@ import TriggerKit
 
 extension Explain {
     /// What `bench explain` prints, and how many history lines were invalid (it exits 2 when any were).
-    public struct Run {
-        public let report: String
-        public let invalidHistoryLines: Int
+    package struct Run {
+        package let report: String
+        package let invalidHistoryLines: Int
     }
 
     /// Invalid history lines listed in the report; the rest are counted.
@@ -13,7 +13,7 @@ extension Explain {
     /// Loads the corpus, replays `historyPath` (streamed, "-" for standard input) through the same
     /// `ReplaySession` as `bench replay`, then explains `eventText`. A history line whose time is after
     /// the event's is refused: the event would be explained from a future it has not reached.
-    public static func run(corpusPath: String, eventText: String, historyPath: String?, displaySeconds: Double,
+    package static func run(corpusPath: String, eventText: String, historyPath: String?, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int]) throws -> Run {
         let set = try CorpusDecoder.load(path: corpusPath)
         let eventLine = Array(eventText.utf8)

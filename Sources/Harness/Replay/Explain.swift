@@ -2,12 +2,12 @@ import TriggerKit
 
 /// `bench explain`: for one event, every trigger whose condition was considered, which filter
 /// failed on which value, and what delivery decided and why.
-public enum Explain {
+package enum Explain {
     /// A human-readable report on `event` (given as its input line too), delivered through `session`
     /// after whatever history the session has replayed: the matching detail, the state the event finds,
     /// and the decision, which is the one `bench replay` prints for this line because the same session
     /// code makes it.
-    public static func report(session: ReplaySession, eventLine: [UInt8], event: Event) -> String {
+    package static func report(session: ReplaySession, eventLine: [UInt8], event: Event) -> String {
         var lines: [String] = []
         lines.append("event: \(describe(event))")
         let triggerSet = session.engine.triggerSet

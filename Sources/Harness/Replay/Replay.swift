@@ -3,23 +3,23 @@ import TriggerKit
 
 /// Simulates one device replaying a JSONL stream (docs/semantics.md, "Replay"): app in the foreground, portrait, nothing
 /// showing; one JSON outcome line per input line, in input order.
-public final class ReplaySession: DeliveryDelegate {
+package final class ReplaySession: DeliveryDelegate {
     /// Asset URLs with this prefix fail to load in a replay, so asset failure and fallbacks can be scripted.
-    public static let failingAssetPrefix = "fail:"
+    package static let failingAssetPrefix = "fail:"
 
-    public let engine: DeliveryEngine
+    package let engine: DeliveryEngine
     private let triggerSet: TriggerSet
-    public private(set) var invalidLines = 0
+    package private(set) var invalidLines = 0
     /// Lines processed so far (the next line's index).
-    public private(set) var index = 0
+    package private(set) var index = 0
     /// What the last line processed was: its time (when it had one), its error (when invalid), and the
     /// delivery outcome (when it was an event). `bench explain` reads them.
-    public private(set) var lastTime: Double?
-    public private(set) var lastError: InputError?
-    public private(set) var lastOutcome: DeliveryOutcome?
-    public private(set) var lastDisplays: [DisplayRecord] = []
+    package private(set) var lastTime: Double?
+    package private(set) var lastError: InputError?
+    package private(set) var lastOutcome: DeliveryOutcome?
+    package private(set) var lastDisplays: [DisplayRecord] = []
 
-    public init(triggerSet: TriggerSet, displaySeconds: Double = 10,
+    package init(triggerSet: TriggerSet, displaySeconds: Double = 10,
                 makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }) {
         self.triggerSet = triggerSet
         engine = DeliveryEngine(
@@ -28,12 +28,12 @@ public final class ReplaySession: DeliveryDelegate {
         engine.delegate = self
     }
 
-    public func loadAssets(of message: PendingMessage) -> Bool {
+    package func loadAssets(of message: PendingMessage) -> Bool {
         !message.message.assets.contains { $0.hasPrefix(Self.failingAssetPrefix) }
     }
 
     /// Processes one input line and returns its output line (without a newline).
-    public func process(_ line: LineReader.Line) -> String {
+    package func process(_ line: LineReader.Line) -> String {
         defer { index += 1 }
         lastTime = nil
         lastError = nil
@@ -108,7 +108,7 @@ public final class ReplaySession: DeliveryDelegate {
 
     /// Replays `eventsPath` ("-" for stdin) against the corpus, writing one line per input line to `write`.
     /// Returns the number of invalid lines.
-    public static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
+    package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            write: (String) throws -> Void) throws -> Int {
         let set = try CorpusDecoder.load(path: corpusPath)

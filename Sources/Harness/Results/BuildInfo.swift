@@ -1,14 +1,14 @@
 import Foundation
 
 /// Whether this binary was built for measuring.
-public enum BuildInfo {
+package enum BuildInfo {
     #if DEBUG
-    public static let configuration = "debug"
+    package static let configuration = "debug"
     #else
-    public static let configuration = "release"
+    package static let configuration = "release"
     #endif
 
-    public static var swiftVersion: String {
+    package static var swiftVersion: String {
         #if compiler(>=6.4)
         return "6.4+"
         #elseif compiler(>=6.3.1)

@@ -1,15 +1,15 @@
 import Foundation
 
 /// The machine a result came from; the gate refuses to compare unlike ones silently.
-public struct Environment: Codable, Sendable, Equatable {
-    public var cpu: String
-    public var cores: Int
-    public var kernel: String
-    public var swift: String
-    public var jemalloc: String?
-    public var mallocConf: String?
+package struct Environment: Codable, Sendable, Equatable {
+    package var cpu: String
+    package var cores: Int
+    package var kernel: String
+    package var swift: String
+    package var jemalloc: String?
+    package var mallocConf: String?
 
-    public static func current() -> Environment {
+    package static func current() -> Environment {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .map { String($0.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) } ?? "unknown"

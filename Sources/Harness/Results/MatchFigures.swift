@@ -1,15 +1,15 @@
 import TriggerKit
 
 /// What a row matched: the run's events, its matches and their order-independent checksum.
-public struct MatchFigures: Codable, Sendable, Equatable {
-    public var events: Int
-    public var checksum: MatchChecksum
-    public var matchesPerEvent: Double
-    public var candidatesPerEvent: Double
+package struct MatchFigures: Codable, Sendable, Equatable {
+    package var events: Int
+    package var checksum: MatchChecksum
+    package var matchesPerEvent: Double
+    package var candidatesPerEvent: Double
 
-    public var matches: Int { checksum.matches }
+    package var matches: Int { checksum.matches }
 
-    public init(events: Int, checksum: MatchChecksum, candidates: Int) {
+    package init(events: Int, checksum: MatchChecksum, candidates: Int) {
         self.events = events
         self.checksum = checksum
         matchesPerEvent = Double(checksum.matches) / Double(events)
@@ -18,7 +18,7 @@ public struct MatchFigures: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case events, matches, checksum, matchesPerEvent, candidatesPerEvent }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         events = try c.decode(Int.self, forKey: .events)
         let hex = try c.decode(String.self, forKey: .checksum)
@@ -30,7 +30,7 @@ public struct MatchFigures: Codable, Sendable, Equatable {
         candidatesPerEvent = try c.decode(Double.self, forKey: .candidatesPerEvent)
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(events, forKey: .events)
         try c.encode(checksum.matches, forKey: .matches)

@@ -1,15 +1,15 @@
 /// What a row's matcher costs in memory: per event in steady state (an untimed, counted pass), and held.
-public struct MemoryFigures: Codable, Sendable, Equatable {
-    public var allocationsPerEvent: Double
-    public var bytesPerEvent: Double
+package struct MemoryFigures: Codable, Sendable, Equatable {
+    package var allocationsPerEvent: Double
+    package var bytesPerEvent: Double
     /// Seconds to build the matcher (interning, compiling, indexing).
-    public var buildSeconds: Double
+    package var buildSeconds: Double
     /// Bytes the built matcher holds (jemalloc: what the building thread allocated and did not free).
-    public var matcherBytes: Int?
+    package var matcherBytes: Int?
     /// Bytes of one reader thread's scratch.
-    public var scratchBytes: Int?
+    package var scratchBytes: Int?
     /// For a plugin, the host's part of the build (the corpus flattened for the ABI, and written as JSON
     /// for a set a delta made): not in `buildSeconds` and `matcherBytes`, which are the plugin's own.
-    public var hostBuildSeconds: Double?
-    public var hostBytes: Int?
+    package var hostBuildSeconds: Double?
+    package var hostBytes: Int?
 }

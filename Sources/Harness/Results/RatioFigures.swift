@@ -1,14 +1,14 @@
 /// A row's time per event against its peers' in the same configuration (same threads and publication).
-public struct RatioFigures: Codable, Sendable, Equatable {
+package struct RatioFigures: Codable, Sendable, Equatable {
     /// `reference`'s ns/event over this row's.
-    public var speedupVsReference: Double?
+    package var speedupVsReference: Double?
     /// This row's ns/event over `floor`'s.
-    public var ratioToFloor: Double?
+    package var ratioToFloor: Double?
     /// Bootstrap 95 % intervals of the two over the paired repetitions.
-    public var speedupVsReferenceCi95: [Double]?
-    public var ratioToFloorCi95: [Double]?
+    package var speedupVsReferenceCi95: [Double]?
+    package var ratioToFloorCi95: [Double]?
 
-    public init(speedupVsReference: Double? = nil, ratioToFloor: Double? = nil, speedupVsReferenceCi95: [Double]? = nil, ratioToFloorCi95: [Double]? = nil) {
+    package init(speedupVsReference: Double? = nil, ratioToFloor: Double? = nil, speedupVsReferenceCi95: [Double]? = nil, ratioToFloorCi95: [Double]? = nil) {
         self.speedupVsReference = speedupVsReference
         self.ratioToFloor = ratioToFloor
         self.speedupVsReferenceCi95 = speedupVsReferenceCi95

@@ -2,30 +2,30 @@ import TriggerKit
 
 extension RunReport {
     /// Which files a run replayed, fingerprinted, so `bench check` refuses to compare runs over different data.
-    public struct ReplayedFiles: Codable, Sendable, Equatable {
-        public struct File: Codable, Sendable, Equatable {
-            public var path: String
-            public var sha256: String
-            public var bytes: Int
+    package struct ReplayedFiles: Codable, Sendable, Equatable {
+        package struct File: Codable, Sendable, Equatable {
+            package var path: String
+            package var sha256: String
+            package var bytes: Int
         }
 
-        public struct LineError: Codable, Sendable, Equatable {
+        package struct LineError: Codable, Sendable, Equatable {
             /// 1-based.
-            public var line: Int
-            public var error: String
+            package var line: Int
+            package var error: String
         }
 
-        public var corpus: File
+        package var corpus: File
         /// The digest covers the whole file even when `--events` replayed only its first lines, except
         /// for a pipe read for its first lines (`eventLogDigest` says which).
-        public var eventLog: File
+        package var eventLog: File
         /// `file`, or `lines read` (each line read, ended by a newline).
-        public var eventLogDigest: String?
-        public var lines: Int
-        public var invalidLines: Int
-        public var controlLines: Int
-        public var blankLines: Int?
-        public var firstErrors: [LineError]
+        package var eventLogDigest: String?
+        package var lines: Int
+        package var invalidLines: Int
+        package var controlLines: Int
+        package var blankLines: Int?
+        package var firstErrors: [LineError]
 
         init(corpusPath: String, corpus: LoadedCorpus, eventLogPath: String, log: LoadedEventLog) {
             self.corpus = File(path: corpusPath, sha256: corpus.sha256, bytes: corpus.json.count)

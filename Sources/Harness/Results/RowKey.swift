@@ -1,10 +1,10 @@
 /// Which row of a run a result is: a strategy × publication mode × reader thread count.
-public struct RowKey: Codable, Hashable, Sendable, CustomStringConvertible {
-    public var strategy: String
-    public var publication: Publication
-    public var threads: Int
+package struct RowKey: Codable, Hashable, Sendable, CustomStringConvertible {
+    package var strategy: String
+    package var publication: Publication
+    package var threads: Int
 
-    public init(strategy: String, publication: Publication = .none, threads: Int = 1) {
+    package init(strategy: String, publication: Publication = .none, threads: Int = 1) {
         self.strategy = strategy
         self.publication = publication
         self.threads = threads
@@ -12,13 +12,13 @@ public struct RowKey: Codable, Hashable, Sendable, CustomStringConvertible {
 
     /// One reader thread and no publication: the row that single-event latency, instruction counts and
     /// allocation counts describe.
-    public var isPlain: Bool { threads == 1 && publication == .none }
+    package var isPlain: Bool { threads == 1 && publication == .none }
 
     /// The same configuration for another strategy (the peer a ratio divides by).
-    public func with(strategy: String) -> RowKey { RowKey(strategy: strategy, publication: publication, threads: threads) }
+    package func with(strategy: String) -> RowKey { RowKey(strategy: strategy, publication: publication, threads: threads) }
 
-    public var description: String { "\(strategy) \(publication.rawValue) ×\(threads)" }
+    package var description: String { "\(strategy) \(publication.rawValue) ×\(threads)" }
 
     /// The strategy alone for a plain row, else the whole key (the label tables and charts use).
-    public var label: String { isPlain ? strategy : description }
+    package var label: String { isPlain ? strategy : description }
 }

@@ -3,40 +3,40 @@ import Workload
 
 /// How a results file was made: when, from which commit, on which host, by which command, with which
 /// settings, and how noisy the machine looked. `bench check` compares only runs whose settings agree.
-public struct RunMetadata: Codable, Sendable {
+package struct RunMetadata: Codable, Sendable {
     /// Every setting that changes the figures of a run (the workload is recorded beside it).
-    public struct Settings: Codable, Sendable, Equatable {
-        public var strategies: [String]
-        public var threads: [Int]
-        public var publications: [String]
-        public var publishEveryMs: Int?
-        public var prebuiltSets: Bool
+    package struct Settings: Codable, Sendable, Equatable {
+        package var strategies: [String]
+        package var threads: [Int]
+        package var publications: [String]
+        package var publishEveryMs: Int?
+        package var prebuiltSets: Bool
         /// `--delta-triggers`: the writer published deltas of this many triggers (nil: whole sets).
-        public var deltaTriggers: Int?
-        public var events: Int
-        public var referenceEvents: Int
-        public var batchSize: Int
-        public var warmupEvents: Int
-        public var allocationEvents: Int
-        public var latencyEvents: Int
-        public var repetitions: Int
+        package var deltaTriggers: Int?
+        package var events: Int
+        package var referenceEvents: Int
+        package var batchSize: Int
+        package var warmupEvents: Int
+        package var allocationEvents: Int
+        package var latencyEvents: Int
+        package var repetitions: Int
         /// `--inject-slowdown STRATEGY=FRACTION` (calibration runs only; nil otherwise).
-        public var injectedSlowdown: String? = nil
+        package var injectedSlowdown: String? = nil
         /// The `--plugin` libraries, so results say which build of each plugin they measured.
-        public var plugins: [Plugin]?
+        package var plugins: [Plugin]?
 
-        public struct Plugin: Codable, Sendable, Equatable {
-            public var name: String
-            public var version: String
-            public var path: String
-            public var sha256: String
+        package struct Plugin: Codable, Sendable, Equatable {
+            package var name: String
+            package var version: String
+            package var path: String
+            package var sha256: String
             /// `--plugin PATH,key=value,…` (nil when none were given).
-            public var options: [PluginLibrary.Option]?
+            package var options: [PluginLibrary.Option]?
             /// The plugin ABI version the library was built for (nil in files from before ABI 2).
-            public var abiVersion: Int?
+            package var abiVersion: Int?
             /// Whether it agreed with reference on the conformance and generated cases before it was
             /// timed; false when `--no-plugin-check` skipped that (nil in files from before the check).
-            public var checked: Bool? = nil
+            package var checked: Bool? = nil
         }
 
         /// The settings the gate holds equal, by JSON name (strategies, threads and publications pick the
@@ -54,38 +54,38 @@ public struct RunMetadata: Codable, Sendable {
         }
 
         /// The names `compared` uses, for `--allow-difference`.
-        public static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
+        package static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
                                            "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
     }
 
     /// What the machine looked like around the run; nil where this system does not say.
-    public struct Noise: Codable, Sendable {
+    package struct Noise: Codable, Sendable {
         /// 1, 5 and 15-minute load averages.
-        public var loadBefore: [Double]?
-        public var loadAfter: [Double]?
+        package var loadBefore: [Double]?
+        package var loadAfter: [Double]?
         /// CPUs' worth of work other processes did in a tenth of a second sampled just before and just after
         /// the run (0.5: half a core). Unlike the load average, it does not count this process's own
         /// build or run of a moment ago.
-        public var othersBusyBefore: Double?
-        public var othersBusyAfter: Double?
+        package var othersBusyBefore: Double?
+        package var othersBusyAfter: Double?
         /// The CPU frequency governor (`performance`, `powersave`, …).
-        public var governor: String?
+        package var governor: String?
         /// Whether frequency boost is on.
-        public var boost: Bool?
+        package var boost: Bool?
         /// Whether the CPU reports running under a hypervisor.
-        public var hypervisor: Bool?
+        package var hypervisor: Bool?
         /// Address-space layout randomisation (`/proc/sys/kernel/randomize_va_space`: 0 off, 2 full).
-        public var aslr: Int?
+        package var aslr: Int?
     }
 
-    public var timestamp: String
-    public var commit: String?
-    public var dirty: Bool?
-    public var label: String?
-    public var host: String
-    public var command: [String]
-    public var settings: Settings
-    public var noise: Noise
+    package var timestamp: String
+    package var commit: String?
+    package var dirty: Bool?
+    package var label: String?
+    package var host: String
+    package var command: [String]
+    package var settings: Settings
+    package var noise: Noise
 }
 
 extension RunMetadata.Noise {

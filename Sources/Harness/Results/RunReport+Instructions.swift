@@ -1,7 +1,7 @@
 extension RunReport {
     /// Sets instructions per event on the single-threaded, unpublished row of each counted strategy,
     /// after checking the counted loop found the same matches.
-    public mutating func merge(_ counts: [InstructionCounter.Count]) throws {
+    package mutating func merge(_ counts: [InstructionCounter.Count]) throws {
         for count in counts {
             guard let k = results.firstIndex(where: { $0.key == RowKey(strategy: count.strategy) }) else {
                 continue

@@ -5,17 +5,17 @@ import Workload
 extension RunReport {
     /// The largest results file read: a run of every strategy, thread count and publication mode with
     /// 1,000 repetitions is a few MB, so anything near this is not a results file.
-    public static let maxFileBytes = 64 << 20
+    package static let maxFileBytes = 64 << 20
 
     /// Reads a `trigger-bench-results/1` or `/2` file; a malformed one is an `InputError` naming the file and the
     /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
     /// a results file can be either), are refused.
-    public static func load(_ path: String) throws -> RunReport {
+    package static func load(_ path: String) throws -> RunReport {
         try decode(BoundedFile.read(path, limit: maxFileBytes), file: path)
     }
 
     /// Decodes the bytes of a results file; errors name `path`.
-    public static func decode(_ bytes: [UInt8], file path: String) throws -> RunReport {
+    package static func decode(_ bytes: [UInt8], file path: String) throws -> RunReport {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch {
             throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")

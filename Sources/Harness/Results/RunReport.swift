@@ -3,20 +3,20 @@ import TriggerKit
 import Workload
 
 /// A whole `bench run` (docs/harness.md, `trigger-bench-results/2`).
-public struct RunReport: Codable, Sendable {
-    public struct Workload: Codable, Sendable {
-        public var name: String
-        public var seed: UInt64
-        public var events: Int
-        public var triggers: Int
+package struct RunReport: Codable, Sendable {
+    package struct Workload: Codable, Sendable {
+        package var name: String
+        package var seed: UInt64
+        package var events: Int
+        package var triggers: Int
         /// The user's files the run replayed (`--corpus`, `--event-log`); nil for a generated workload.
-        public var data: ReplayedFiles?
+        package var data: ReplayedFiles?
         /// A generated workload's identity: SHA-256 of its spec as replayed (`WorkloadSpec.json`, every
         /// key and default, the run's event count), so two specs that share a name and seed are told
         /// apart. Nil for your own files and in results written before it.
-        public var specSha256: String?
+        package var specSha256: String?
 
-        public init(name: String, seed: UInt64, events: Int, triggers: Int, data: ReplayedFiles? = nil, specSha256: String? = nil) {
+        package init(name: String, seed: UInt64, events: Int, triggers: Int, data: ReplayedFiles? = nil, specSha256: String? = nil) {
             self.name = name
             self.seed = seed
             self.events = events
@@ -37,28 +37,28 @@ public struct RunReport: Codable, Sendable {
     }
 
     /// The schema written; files of every schema in `readableSchemas` can be read.
-    public static let schemaName = "trigger-bench-results/2"
-    public static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2"]
+    package static let schemaName = "trigger-bench-results/2"
+    package static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2"]
 
-    public var schema = RunReport.schemaName
-    public var build: String
-    public var environment: Environment
-    public var workload: Workload
-    public var results: [StrategyResult]
+    package var schema = RunReport.schemaName
+    package var build: String
+    package var environment: Environment
+    package var workload: Workload
+    package var results: [StrategyResult]
     /// How the run was made (schema 2).
-    public var run: RunMetadata?
+    package var run: RunMetadata?
     /// jemalloc's process gauges at the points where they mean something (schema 2).
-    public var jemalloc: RunGauges?
+    package var jemalloc: RunGauges?
 
     /// jemalloc's process-wide gauges after the workload was generated, after each strategy's build, and
     /// at the end of the run.
-    public struct RunGauges: Codable, Sendable {
-        public var afterGeneration: AllocatorStats.Gauges
-        public var afterBuild: [String: AllocatorStats.Gauges]
-        public var end: AllocatorStats.Gauges
+    package struct RunGauges: Codable, Sendable {
+        package var afterGeneration: AllocatorStats.Gauges
+        package var afterBuild: [String: AllocatorStats.Gauges]
+        package var end: AllocatorStats.Gauges
     }
 
-    public init(build: String, environment: Environment, workload: Workload, results: [StrategyResult],
+    package init(build: String, environment: Environment, workload: Workload, results: [StrategyResult],
                 run: RunMetadata? = nil, jemalloc: RunGauges? = nil) {
         self.build = build
         self.environment = environment
@@ -68,18 +68,18 @@ public struct RunReport: Codable, Sendable {
         self.jemalloc = jemalloc
     }
 
-    public static let encoder: JSONEncoder = {
+    package static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         return e
     }()
 
-    public static let decoder: JSONDecoder = {
+    package static let decoder: JSONDecoder = {
         let d = JSONDecoder()
         d.keyDecodingStrategy = .convertFromSnakeCase
         return d
     }()
 
-    public func json() throws -> Data { try Self.encoder.encode(self) }
+    package func json() throws -> Data { try Self.encoder.encode(self) }
 }

@@ -1,22 +1,22 @@
 /// One row of results (docs/harness.md, "Results"): a composition of parts, written to JSON as one flat
 /// object whose keys are the parts' own (schema 2 unchanged).
-public struct StrategyResult: Codable, Sendable, Equatable {
-    public var key: RowKey
-    public var matches: MatchFigures
-    public var timing: TimingFigures
-    public var memory: MemoryFigures
+package struct StrategyResult: Codable, Sendable, Equatable {
+    package var key: RowKey
+    package var matches: MatchFigures
+    package var timing: TimingFigures
+    package var memory: MemoryFigures
     /// Publication rows with a writer only.
-    public var publishing: PublishingFigures?
+    package var publishing: PublishingFigures?
     /// Percentiles of single events, timed one at a time (plain rows only).
-    public var latencyNs: EventLatency?
-    public var ratios: RatioFigures
+    package var latencyNs: EventLatency?
+    package var ratios: RatioFigures
     /// Instructions per event of the plain row's matching loop under callgrind (`--instructions`): counted
     /// in another process, so filled in by `RunReport.merge` after the row is made.
-    public var instructionsPerEvent: Double?
+    package var instructionsPerEvent: Double?
     /// A plugin row's `describe` facts, `[key, value]` in the plugin's order (ABI 2; nil without them).
-    public var pluginFacts: [[String]]?
+    package var pluginFacts: [[String]]?
 
-    public init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?,
+    package init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?,
                 latencyNs: EventLatency?, ratios: RatioFigures, instructionsPerEvent: Double? = nil) {
         self.key = key
         self.matches = matches
@@ -28,11 +28,11 @@ public struct StrategyResult: Codable, Sendable, Equatable {
         self.instructionsPerEvent = instructionsPerEvent
     }
 
-    public var strategy: String { key.strategy }
+    package var strategy: String { key.strategy }
 
     private enum CodingKeys: String, CodingKey { case latencyNs, instructionsPerEvent, publications, pluginFacts }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         key = try RowKey(from: decoder)
         matches = try MatchFigures(from: decoder)
         timing = try TimingFigures(from: decoder)
@@ -48,7 +48,7 @@ public struct StrategyResult: Codable, Sendable, Equatable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         for part in [key, matches, timing, memory, ratios, publishing] as [(any Encodable)?] { try part?.encode(to: encoder) }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(latencyNs, forKey: .latencyNs)

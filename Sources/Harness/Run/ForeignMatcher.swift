@@ -18,9 +18,9 @@ protocol ForeignMatcher: Matcher {
 }
 
 /// Results a foreign matcher returned that broke the ABI (dropped): how many, and the first value.
-public struct ABIFaults: Sendable {
-    public var count = 0
-    public var first: Int32 = 0
+package struct ABIFaults: Sendable {
+    package var count = 0
+    package var first: Int32 = 0
 
     func adding(_ other: ABIFaults) -> ABIFaults {
         ABIFaults(count: count + other.count, first: count > 0 ? first : other.first)

@@ -5,25 +5,25 @@ import Workload
 /// Runs a configuration in phases: load the input, build each strategy (measuring what is per
 /// strategy), prepare its rows, time every row's repetitions interleaved, check that every strategy
 /// matched alike, and make the result rows.
-public final class Runner {
-    public private(set) var configuration: RunConfiguration
+package final class Runner {
+    package private(set) var configuration: RunConfiguration
     let progress: ProgressLine
 
-    public init(_ configuration: RunConfiguration) {
+    package init(_ configuration: RunConfiguration) {
         self.configuration = configuration
         progress = ProgressLine(enabled: configuration.showProgress, prefix: configuration.progressPrefix)
     }
 
-    public func run() throws -> RunReport {
+    package func run() throws -> RunReport {
         var noise = RunMetadata.Noise.read()
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
         let input = try LoadedInput.load(configuration.input, progress: progress)
-        if let budget = configuration.referenceBudgetSeconds, !configuration.plugins.isEmpty {
+        if let budget = configuration.referenceBudgetSeconds, configuration.strategies.contains(where: { $0.origin != nil }) {
             configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
                                                                 note: { TextOutput.standardError("bench: note: \($0)") })
         }
-        let strategies = try strategies(for: input)
+        let strategies = try configuration.strategies.map { try $0.strategy(for: input) }
         let afterGeneration = AllocatorStats.gauges()
         var afterBuild: [String: AllocatorStats.Gauges] = [:]
         var built: [BuiltStrategy] = []
@@ -38,7 +38,7 @@ public final class Runner {
         let measured = try rows.map { try $0.measured(configuration: configuration) }
         try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
         var results = ResultRows.assemble(measured)
-        // Asked after the run, so facts a plugin gathers while building are complete.
+        // Asked after the run, so facts a foreign matcher gathers while building are complete.
         let facts = Dictionary(built.compactMap { b in (b.matcher as? any ForeignMatcher).map { (b.name, $0.facts()) } }.filter { !$0.1.isEmpty },
                                uniquingKeysWith: { a, _ in a })
         for k in results.indices { results[k].pluginFacts = facts[results[k].strategy] }
@@ -52,14 +52,6 @@ public final class Runner {
         return RunReport(
             build: BuildInfo.configuration, environment: .current(), workload: input.workload, results: results,
             run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
-    }
-
-    /// The built-in strategies named, then the plugins (given the corpus as JSON text).
-    func strategies(for input: LoadedInput) throws -> [StrategyRegistry.Strategy] {
-        let builtIn = try configuration.strategies.map(StrategyRegistry.option)
-        guard !configuration.plugins.isEmpty else { return builtIn }
-        let json = input.corpusJSON()
-        return builtIn + configuration.plugins.map { $0.strategy(corpusJSON: json, of: input.set) }
     }
 
     /// Times every row's repetitions, interleaved: every row's first, then every row's second, …

@@ -2,10 +2,10 @@ import Foundation
 
 /// The Mann–Whitney U test (Wilcoxon rank-sum): do two samples of timings come from the same
 /// distribution? Distribution-free, so it suits skewed, outlier-prone wall-clock samples.
-public enum MannWhitney {
+package enum MannWhitney {
     /// U of the first sample and the two-sided p-value. Exact (by counting arrangements) when
     /// n1 · n2 ≤ 400 and there are no ties; otherwise the normal approximation with tie correction.
-    public static func test(_ x: [Double], _ y: [Double]) -> (u: Double, p: Double) {
+    package static func test(_ x: [Double], _ y: [Double]) -> (u: Double, p: Double) {
         let n1 = x.count, n2 = y.count
         guard n1 > 0, n2 > 0 else { return (0, 1) }
         let pooled = (x.map { ($0, 0) } + y.map { ($0, 1) }).sorted { $0.0 < $1.0 }
@@ -36,7 +36,7 @@ public enum MannWhitney {
 
     /// The least two-sided p-value any samples of these sizes can give (both extreme arrangements):
     /// with 3 vs 3 it is 0.1, with 5 vs 5 0.0079, so a small sample can never pass a strict alpha.
-    public static func smallestPossibleP(n1: Int, n2: Int) -> Double {
+    package static func smallestPossibleP(n1: Int, n2: Int) -> Double {
         var arrangements = 1.0  // C(n1 + n2, n1)
         for k in 0..<min(n1, n2) { arrangements = arrangements * Double(n1 + n2 - k) / Double(k + 1) }
         return min(1, 2 / arrangements)

@@ -1,7 +1,7 @@
 /// Sample statistics the harness reports and resamples, apart from any one test that uses them.
-public enum Statistics {
+package enum Statistics {
     /// The median of a non-empty sample.
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let s = values.sorted()
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }

@@ -4,51 +4,51 @@ import Workload
 
 /// `bench sweep` (docs/harness.md, "Sweeps"): one full run per point of a grid of workload-spec values,
 /// each generated from the same seed, and how each strategy's cost grows with each varied key.
-public struct Sweep: Codable, Sendable {
-    public static let schemaName = "trigger-bench-sweep/1"
+package struct Sweep: Codable, Sendable {
+    package static let schemaName = "trigger-bench-sweep/1"
 
     /// One varied key and the values it takes, as given (`1000`, `0.25`, `1:4`).
-    public struct Axis: Codable, Sendable, Equatable {
-        public var key: String
-        public var values: [String]
+    package struct Axis: Codable, Sendable, Equatable {
+        package var key: String
+        package var values: [String]
 
-        public init(key: String, values: [String]) {
+        package init(key: String, values: [String]) {
             self.key = key
             self.values = values
         }
 
         /// The number a value stands for on a log axis: itself, or a range's midpoint.
-        public static func magnitude(_ value: String) -> Double? {
+        package static func magnitude(_ value: String) -> Double? {
             let bounds = value.split(separator: ":")
             if bounds.count == 2, let lo = Double(bounds[0]), let hi = Double(bounds[1]) { return (lo + hi) / 2 }
             return Double(value)
         }
     }
 
-    public struct Point: Codable, Sendable {
+    package struct Point: Codable, Sendable {
         /// Each varied key's value at this point.
-        public var values: [String: String]
-        public var results: RunReport
+        package var values: [String: String]
+        package var results: RunReport
     }
 
     /// The least-squares fit of log(mean ns/event) on log(value) of every varied key together.
-    public struct Fit: Codable, Sendable, Equatable {
-        public var exponent: Double
+    package struct Fit: Codable, Sendable, Equatable {
+        package var exponent: Double
         /// Of the whole regression (all varied keys).
-        public var r2: Double
+        package var r2: Double
         /// Points with a positive value of every key, which the fit used.
-        public var points: Int
+        package var points: Int
     }
 
-    public var schema = Sweep.schemaName
-    public var workload: String
-    public var axes: [Axis]
-    public var points: [Point]
+    package var schema = Sweep.schemaName
+    package var workload: String
+    package var axes: [Axis]
+    package var points: [Point]
     /// `fits[key][row]`: row is the strategy, with publication and threads when not `none ×1`.
-    public var fits: [String: [String: Fit]]
+    package var fits: [String: [String: Fit]]
 
     /// The grid, first axis slowest: every combination of the axes' values.
-    public static func grid(_ axes: [Axis]) -> [[String: String]] {
+    package static func grid(_ axes: [Axis]) -> [[String: String]] {
         axes.reduce([[:]]) { partial, axis in
             partial.flatMap { point in axis.values.map { var p = point; p[axis.key] = $0; return p } }
         }
@@ -56,7 +56,7 @@ public struct Sweep: Codable, Sendable {
 
     /// Runs every point. `configure` turns a point's spec into the run's configuration (the options of
     /// `bench run`); `progress` is told which point is running.
-    public static func run(base: WorkloadSpec, axes: [Axis], configure: (WorkloadSpec) throws -> RunConfiguration,
+    package static func run(base: WorkloadSpec, axes: [Axis], configure: (WorkloadSpec) throws -> RunConfiguration,
                            progress: (String) -> Void = { _ in }) throws -> Sweep {
         let grid = grid(axes)
         // Every point's spec is validated before anything runs: a bad value fails now, not after minutes.
@@ -73,7 +73,7 @@ public struct Sweep: Codable, Sendable {
     }
 
     /// Row names in the order of the first point's results.
-    public var rows: [String] { Self.rows(points) }
+    package var rows: [String] { Self.rows(points) }
 
     static func rows(_ points: [Point]) -> [String] {
         var seen: [String] = [], known = Set<String>()
@@ -102,11 +102,11 @@ public struct Sweep: Codable, Sendable {
         return fits
     }
 
-    public func json() throws -> Data { try RunReport.encoder.encode(self) }
+    package func json() throws -> Data { try RunReport.encoder.encode(self) }
 
     /// Reads a sweep file, strictly as results files are read, and holds it to what `bench sweep` writes,
     /// so that rendering it is bounded by the file: every point sets every axis to one of its values.
-    public static func decode(_ bytes: [UInt8], file: String) throws -> Sweep {
+    package static func decode(_ bytes: [UInt8], file: String) throws -> Sweep {
         let sweep: Sweep
         do {
             sweep = try RunReport.decoder.decode(Sweep.self, from: Data(bytes))

@@ -4,33 +4,33 @@ import Foundation
 /// with its verdict, and the whole comparison's outcome. A pass needs every interval to rule the
 /// slowdown out; an interval too wide for either answer takes more rounds, and if the time budget runs
 /// out first the outcome is "inconclusive" (its own exit code), never a pass.
-public struct ABDecision: Sendable, Codable, Equatable {
-    public static let schemaName = "trigger-bench-ab/1"
+package struct ABDecision: Sendable, Codable, Equatable {
+    package static let schemaName = "trigger-bench-ab/1"
 
-    public enum Outcome: String, Sendable, Codable {
+    package enum Outcome: String, Sendable, Codable {
         case pass, fail, inconclusive
     }
 
-    public struct Entry: Sendable, Codable, Equatable {
-        public var strategy: String
-        public var build: String
-        public var ratio: Double
-        public var interval: [Double]
-        public var verdict: BuildComparison.Verdict
+    package struct Entry: Sendable, Codable, Equatable {
+        package var strategy: String
+        package var build: String
+        package var ratio: Double
+        package var interval: [Double]
+        package var verdict: BuildComparison.Verdict
     }
 
-    public var schema = ABDecision.schemaName
+    package var schema = ABDecision.schemaName
     /// nil without --fail-if-slower: the comparison was only shown.
-    public var outcome: Outcome?
-    public var rounds: Int
-    public var seconds: Double
-    public var minimumEffect: Double
-    public var tolerance: Double
-    public var changes: [Entry]
+    package var outcome: Outcome?
+    package var rounds: Int
+    package var seconds: Double
+    package var minimumEffect: Double
+    package var tolerance: Double
+    package var changes: [Entry]
 
     /// Only `settings.judged` strategies' changes decide. One run per build decides nothing: the
     /// interval resamples runs, and one run has no spread to resample.
-    public init(comparison: BuildComparison, settings: Settings, rounds: Int, seconds: Double) {
+    package init(comparison: BuildComparison, settings: Settings, rounds: Int, seconds: Double) {
         changes = comparison.changes(baseline: settings.baseline).filter { settings.judged($0.strategy) }.map {
             Entry(strategy: $0.strategy, build: $0.build, ratio: $0.ratio, interval: $0.interval,
                   verdict: rounds < 2 || !$0.interval.allSatisfy(\.isFinite) ? .undecided
@@ -47,10 +47,10 @@ public struct ABDecision: Sendable, Codable, Equatable {
         outcome = !deciding ? nil : verdicts.contains(.slower) ? .fail : verdicts.contains(.undecided) || verdicts.isEmpty ? .inconclusive : .pass
     }
 
-    public func json() throws -> Data { try RunReport.encoder.encode(self) }
+    package func json() throws -> Data { try RunReport.encoder.encode(self) }
 
     /// One line per change that is not a plain "not slower", then the outcome's line.
-    public func lines() -> [String] {
+    package func lines() -> [String] {
         var out: [String] = []
         for c in changes {
             let shown = String(format: "%@ of %@ is ×%.3f the first build's (95 %% interval [%.3f, %.3f]", c.strategy, c.build, c.ratio, c.interval[0], c.interval[1])
@@ -72,7 +72,7 @@ public struct ABDecision: Sendable, Codable, Equatable {
 }
 
 /// Source of rounds for `ABDecision.measure`: `BuildComparison.Rounds` runs builds; tests feed reports.
-public protocol ComparisonRounds: AnyObject {
+package protocol ComparisonRounds: AnyObject {
     var count: Int { get }
     func add(progress: (String) -> Void) throws
     func comparison(baseline: String) throws -> BuildComparison
@@ -82,23 +82,23 @@ extension BuildComparison.Rounds: ComparisonRounds {}
 
 extension ABDecision {
     /// How `bench ab` compares and, with `--fail-if-slower`, decides.
-    public struct Settings {
+    package struct Settings {
         /// The strategy every row's time is taken relative to (`floor`).
-        public var baseline: String
+        package var baseline: String
         /// Whether a verdict is asked for (`--fail-if-slower`); without it one pass of rounds is shown.
-        public var deciding: Bool
+        package var deciding: Bool
         /// The smallest slowdown that fails, and the slowdown a pass must rule out.
-        public var minimumEffect = Gate.defaultMinimumEffect
-        public var tolerance = 0.05
+        package var minimumEffect = Gate.defaultMinimumEffect
+        package var tolerance = 0.05
         /// Rounds before the first decision, the most rounds, and the time more rounds may take.
-        public var initialRounds: Int
-        public var maxRounds = 1000
-        public var maxSeconds: Double
+        package var initialRounds: Int
+        package var maxRounds = 1000
+        package var maxSeconds: Double
         /// The strategies whose changes decide (in a plugin comparison, only the plugins' rows: the
         /// built-in ones are one binary on both sides).
-        public var judged: (String) -> Bool = { _ in true }
+        package var judged: (String) -> Bool = { _ in true }
 
-        public init(baseline: String, deciding: Bool, initialRounds: Int, maxSeconds: Double) {
+        package init(baseline: String, deciding: Bool, initialRounds: Int, maxSeconds: Double) {
             self.baseline = baseline
             self.deciding = deciding
             self.initialRounds = initialRounds
@@ -109,7 +109,7 @@ extension ABDecision {
     /// Runs `settings.initialRounds`, then, when deciding and some change is undecided, one more round
     /// at a time while another fits in `maxSeconds` (judged by the rounds so far). `now` is seconds on
     /// a monotonic clock.
-    public static func measure(_ rounds: ComparisonRounds, _ settings: Settings,
+    package static func measure(_ rounds: ComparisonRounds, _ settings: Settings,
                                now: () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
                                progress: (String) -> Void = { _ in }) throws -> (BuildComparison, ABDecision) {
         let start = now()

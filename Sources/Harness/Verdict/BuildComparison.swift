@@ -6,29 +6,29 @@ import TriggerKit
 /// drifts over minutes, so one run per build compares the host's moods as much as the code; alternating
 /// spreads each mood over every build, and within a run every repetition of one strategy sits next to
 /// the same repetition of the others (`Runner` interleaves them), so ratios are taken within a repetition.
-public struct BuildComparison: Sendable {
-    public struct Row: Sendable, Equatable {
-        public var build: String
-        public var strategy: String
+package struct BuildComparison: Sendable {
+    package struct Row: Sendable, Equatable {
+        package var build: String
+        package var strategy: String
         /// Over every repetition of every run of this build: the least and the median ns/event.
-        public var bestNs: Double
-        public var medianNs: Double
+        package var bestNs: Double
+        package var medianNs: Double
         /// Median, over every repetition, of this strategy's ns/event over the baseline strategy's in the
         /// same repetition; nil for the baseline itself or when it was not run.
-        public var medianRatio: Double?
+        package var medianRatio: Double?
         /// `bestNs` over the baseline strategy's `bestNs` (the least disturbed figure of each).
-        public var bestRatio: Double?
-        public var samples: Int
+        package var bestRatio: Double?
+        package var samples: Int
         /// The per-repetition ratios `medianRatio` is the median of, one list per run.
-        public var ratios: [[Double]] = []
+        package var ratios: [[Double]] = []
     }
 
-    public var rows: [Row] = []
+    package var rows: [Row] = []
 
     /// Pools `reports[build]` (each build's runs, in any order). Every evaluating strategy must report the
     /// same checksum in every run of every build (the builds must match alike; a difference is a bug in
     /// one of them); `baseline` (usually `floor`) is what the ratios divide by.
-    public init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
+    package init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
         var checksums: [String: (build: String, checksum: MatchChecksum)] = [:]
         for (build, runs) in reports {
             var samples: [String: [Double]] = [:]
@@ -62,7 +62,7 @@ public struct BuildComparison: Sendable {
     }
 
     /// The comparison as a text table, one row per (build, strategy).
-    public func table(baseline: String) -> String {
+    package func table(baseline: String) -> String {
         let width = max(5, rows.map(\.build.count).max() ?? 0)
         let strategyWidth = max(16, rows.map(\.strategy.count).max() ?? 0)
         var lines = ["build".padding(toLength: width, withPad: " ", startingAt: 0)
@@ -81,30 +81,30 @@ public struct BuildComparison: Sendable {
 
     /// Each later build's change against the first, per strategy: the ratio (of ratios to the baseline
     /// strategy) and its bootstrap 95 % interval (runs resampled, then repetitions within each).
-    public struct Change: Sendable {
-        public var strategy: String
-        public var build: String
-        public var ratio: Double
-        public var interval: [Double]
+    package struct Change: Sendable {
+        package var strategy: String
+        package var build: String
+        package var ratio: Double
+        package var interval: [Double]
 
         /// The decision `bench ab --fail-if-slower` takes: slower when the whole interval lies above 1
         /// and the ratio is at least 1 + `minimumEffect` (calibrated by scripts/calibrate-ab).
-        public func isSlower(minimumEffect: Double) -> Bool { interval[0] > 1 && ratio >= 1 + minimumEffect }
+        package func isSlower(minimumEffect: Double) -> Bool { interval[0] > 1 && ratio >= 1 + minimumEffect }
 
         /// Slower (as `isSlower`); not slower when the whole interval lies below 1 + `tolerance`, so a
         /// slowdown that large is ruled out; otherwise undecided: the interval is too wide for either,
         /// and only more rounds can tell. Never "not slower" from an interval like [0.52, 1.43].
-        public func verdict(minimumEffect: Double, tolerance: Double) -> Verdict {
+        package func verdict(minimumEffect: Double, tolerance: Double) -> Verdict {
             if isSlower(minimumEffect: minimumEffect) { return .slower }
             return interval[1] < 1 + tolerance ? .notSlower : .undecided
         }
     }
 
-    public enum Verdict: String, Sendable, Codable {
+    package enum Verdict: String, Sendable, Codable {
         case slower, notSlower = "not-slower", undecided
     }
 
-    public func changes(baseline: String) -> [Change] {
+    package func changes(baseline: String) -> [Change] {
         guard let first = rows.first?.build else { return [] }
         var out: [Change] = []
         for a in rows where a.build == first && a.strategy != baseline {
@@ -135,18 +135,18 @@ extension BuildComparison {
     /// `EXECUTABLE run INPUT --strategies … --events … --repetitions … --json F` once per build; a build is
     /// a path to a `bench` executable, shown as given. With `plugins`, each plugin file is one "build",
     /// run by the first executable with `--plugin` (and `--no-plugin-check`: the caller checks each once).
-    public final class Rounds {
+    package final class Rounds {
         private let runs: [(label: String, executable: String, extra: [String])]
         private let arguments: [String]
         private let work: TemporaryFolder
         /// One results file per build, reused every round (a signal handler slot each, and few exist).
         private let outputs: [String]
         private var reports: [[RunReport]]
-        public private(set) var count = 0
+        package private(set) var count = 0
 
         /// `pipedWorkload`: the text of a `--workload` file that is a pipe, which only one run could read;
         /// every run is handed a copy in its place.
-        public init(builds: [String], plugins: [String] = [], input: [String], pipedWorkload: [UInt8]? = nil, strategies: [String], events: Int, repetitions: Int) throws {
+        package init(builds: [String], plugins: [String] = [], input: [String], pipedWorkload: [UInt8]? = nil, strategies: [String], events: Int, repetitions: Int) throws {
             runs = plugins.isEmpty
                 ? builds.map { ($0, $0, []) }
                 : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
@@ -165,7 +165,7 @@ extension BuildComparison {
         deinit { work.remove() }
 
         /// Runs every build once more.
-        public func add(progress: (String) -> Void = { _ in }) throws {
+        package func add(progress: (String) -> Void = { _ in }) throws {
             for (k, run) in runs.enumerated() {
                 progress("round \(count + 1): \(run.label)")
                 let out = outputs[k]
@@ -181,7 +181,7 @@ extension BuildComparison {
         }
 
         /// Every round so far, pooled per build.
-        public func comparison(baseline: String) throws -> BuildComparison {
+        package func comparison(baseline: String) throws -> BuildComparison {
             try BuildComparison(reports: zip(runs, reports).map { (build: $0.0.label, runs: $0.1) }, baseline: baseline)
         }
     }

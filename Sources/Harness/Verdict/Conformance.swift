@@ -5,17 +5,17 @@ import TriggerKit
 /// Checks a matcher against the conformance cases (`Corpora/conformance/<case>`: corpus.json,
 /// events.jsonl, expected.jsonl): for every event line, the set of triggers it matches must equal the
 /// `matched` list of the expected replay line. This is how a port of the matching rules is checked.
-public enum Conformance {
+package enum Conformance {
     /// One event on which the matcher and the expected output disagree.
-    public struct Disagreement: Sendable {
+    package struct Disagreement: Sendable {
         /// 1-based line of events.jsonl.
-        public var line: Int
-        public var expected: [String]
-        public var got: [String]
+        package var line: Int
+        package var expected: [String]
+        package var got: [String]
         /// The plugin entry point that answered (`match` or `match_batch`).
-        public var entry = "match"
+        package var entry = "match"
 
-        public var description: String {
+        package var description: String {
             let missing = expected.filter { !got.contains($0) }, extra = got.filter { !expected.contains($0) }
             var text = "line \(line)\(entry == "match" ? "" : " (\(entry))"): expected [\(expected.joined(separator: ", "))], got [\(got.joined(separator: ", "))]"
             if !missing.isEmpty { text += "; missing \(missing.joined(separator: ", "))" }
@@ -24,21 +24,21 @@ public enum Conformance {
         }
     }
 
-    public struct CaseResult: Sendable {
-        public var name: String
-        public var events = 0
+    package struct CaseResult: Sendable {
+        package var name: String
+        package var events = 0
         /// One per event and entry point that answered wrongly (`match`, then `match_batch`).
-        public var disagreements: [Disagreement] = []
+        package var disagreements: [Disagreement] = []
         /// Events at least one entry point answered wrongly.
-        public var disagreeingEvents: Int { Set(disagreements.map(\.line)).count }
+        package var disagreeingEvents: Int { Set(disagreements.map(\.line)).count }
         /// Trigger indices outside the corpus (or bad counts) the matcher returned.
-        public var invalidResults = 0
+        package var invalidResults = 0
         /// A plugin's reason for refusing the case's corpus in `create` (a partial port); nothing was matched.
-        public var refused: String?
+        package var refused: String?
     }
 
     /// The default case folder: the current directory's, else the source tree's.
-    public static var defaultDirectory: String {
+    package static var defaultDirectory: String {
         FileManager.default.fileExists(atPath: "Corpora/conformance") ? "Corpora/conformance" : sourceTreeDirectory
     }
 
@@ -48,7 +48,7 @@ public enum Conformance {
     }
 
     /// The case directories under `directory` (or `directory` itself when it is a case), sorted.
-    public static func cases(in directory: String) throws -> [String] {
+    package static func cases(in directory: String) throws -> [String] {
         let fm = FileManager.default
         if fm.fileExists(atPath: directory + "/corpus.json") { return [directory] }
         guard let names = try? fm.contentsOfDirectory(atPath: directory) else {
@@ -62,7 +62,7 @@ public enum Conformance {
     }
 
     /// Runs one case through the matcher `strategy` builds.
-    public static func check(case directory: String, strategy make: (LoadedCorpus) throws -> StrategyRegistry.Strategy) throws -> CaseResult {
+    package static func check(case directory: String, strategy make: (LoadedCorpus) throws -> StrategyRegistry.Strategy) throws -> CaseResult {
         let corpus = try LoadedCorpus(path: directory + "/corpus.json")
         let expectedPath = directory + "/expected.jsonl", eventsPath = directory + "/events.jsonl"
         let expected = try BoundedFile.read(expectedPath, limit: 1 << 28).split(separator: 0x0A, omittingEmptySubsequences: false)

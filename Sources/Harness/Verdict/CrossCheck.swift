@@ -28,20 +28,20 @@ enum CrossCheck {
             }
         }
         let full = rows.filter { $0.key.strategy != FloorMatcher.strategyName && $0.key.strategy != ReferenceMatcher.strategyName }
-        let isPlugin = { (row: MeasuredRow) in foreign[row.key.strategy] != nil }
+        let isForeign = { (row: MeasuredRow) in foreign[row.key.strategy] != nil }
         // Rows are checked against a built-in one; a plugin with none beside it gets an untimed full run of
         // the default strategy to answer to, so its whole run is never checked only against itself.
-        var expected = full.first { !isPlugin($0) }.map { (name: "\($0.key)", checksum: $0.matches.checksum) }
-        if expected == nil, let plugin = full.first(where: isPlugin) {
+        var expected = full.first { !isForeign($0) }.map { (name: "\($0.key)", checksum: $0.matches.checksum) }
+        if expected == nil, let foreignRow = full.first(where: isForeign) {
             let name = StrategyRegistry.defaultStrategyName
             progress.note("checking the plugins' full runs against \(name) (untimed; no built-in strategy ran beside them)")
             let matcher = try StrategyRegistry.named(name)!.make(input.set, input.vocabulary)
-            let sum = input.events.withView { ReplayLoop.checksum(matcher, $0, 0..<plugin.matches.events, matcher.makeScratch(for: input.events)) }
+            let sum = input.events.withView { ReplayLoop.checksum(matcher, $0, 0..<foreignRow.matches.events, matcher.makeScratch(for: input.events)) }
             expected = (name: "\(name) (untimed check)", checksum: sum)
         }
         guard let expected else { return }
         if let other = full.first(where: { $0.matches.checksum != expected.checksum }) {
-            let hint = isPlugin(other) ? "; run bench conform --plugin on it to see the events" : ""
+            let hint = isForeign(other) ? "; run bench conform --plugin on it to see the events" : ""
             throw MatchedWrongly(description: "\(other.key) checksum \(other.matches.checksum.hex) (\(other.matches.matches) matches) ≠ \(expected.name) \(expected.checksum.hex) (\(expected.checksum.matches) matches)\(hint)")
         }
     }

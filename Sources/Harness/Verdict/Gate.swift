@@ -3,13 +3,13 @@ import Foundation
 /// The regression gate of `bench check` (docs/measuring.md, "The gate"): exact on
 /// checksums and allocations per event, a tolerance on callgrind instructions per event, and a
 /// statistical test plus a minimum effect on wall clock.
-public enum Gate {
+package enum Gate {
     /// The smallest wall-clock slowdown that can fail, in `bench check` (median over repetitions) and
     /// `bench ab --fail-if-slower` (paired ratio) alike: one figure for one question.
-    public static let defaultMinimumEffect = 0.05
+    package static let defaultMinimumEffect = 0.05
 
     /// How the wall-clock tier counts.
-    public enum WallClock: String, Sendable, CaseIterable {
+    package enum WallClock: String, Sendable, CaseIterable {
         /// A significant slowdown of at least the minimum effect fails the gate.
         case enforce
         /// Reported, never failing (shared CI machines are too noisy to gate on time).
@@ -17,45 +17,45 @@ public enum Gate {
         case off
     }
 
-    public struct Options: Sendable {
-        public var wallClock = WallClock.enforce
+    package struct Options: Sendable {
+        package var wallClock = WallClock.enforce
         /// Relative increase of instructions per event that fails (0.02 = 2 %).
-        public var instructionTolerance = 0.02
+        package var instructionTolerance = 0.02
         /// Relative slowdown of the median that must be exceeded (0.05 = 5 %) …
-        public var minimumEffect = Gate.defaultMinimumEffect
+        package var minimumEffect = Gate.defaultMinimumEffect
         /// … and the Mann–Whitney p-value that must be undercut.
-        public var alpha = 0.01
+        package var alpha = 0.01
         /// Environment fields allowed to differ (`all` for any).
-        public var allowedDifferences: Set<String> = []
-        public init() {}
+        package var allowedDifferences: Set<String> = []
+        package init() {}
     }
 
     /// What one comparison concluded.
-    public enum Verdict: String, Sendable {
+    package enum Verdict: String, Sendable {
         case unchanged, improved, regressed, informational, new
     }
 
     /// One metric of one result row, baseline against current.
-    public struct Finding: Sendable {
-        public var row: String
-        public var metric: String
-        public var baseline: String
-        public var current: String
-        public var change: String
-        public var verdict: Verdict
-        public var note: String
+    package struct Finding: Sendable {
+        package var row: String
+        package var metric: String
+        package var baseline: String
+        package var current: String
+        package var change: String
+        package var verdict: Verdict
+        package var note: String
     }
 
     /// Everything `bench check` prints.
-    public struct Report: Sendable {
-        public var findings: [Finding] = []
-        public var notes: [String] = []
-        public var options: Options
+    package struct Report: Sendable {
+        package var findings: [Finding] = []
+        package var notes: [String] = []
+        package var options: Options
 
-        public var regressions: [Finding] { findings.filter { $0.verdict == .regressed } }
+        package var regressions: [Finding] { findings.filter { $0.verdict == .regressed } }
 
         /// A Markdown table of what moved (every row that is not `unchanged`), then a one-line verdict.
-        public func markdown() -> String {
+        package func markdown() -> String {
             let moved = findings.filter { $0.verdict != .unchanged || $0.metric.hasPrefix("ns/event") }
             var out: [String] = notes.map { "> \(PrintableText.escaped($0))" }
             if !out.isEmpty { out.append("") }
@@ -81,11 +81,11 @@ public enum Gate {
     }
 
     /// The results cannot be compared (different workloads, or unlike environments not allowed).
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
+    package struct Refusal: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public static func compare(baseline: RunReport, current: RunReport, options: Options) throws -> Report {
+    package static func compare(baseline: RunReport, current: RunReport, options: Options) throws -> Report {
         var report = Report(options: options)
         try checkComparable(baseline, current, options: options, notes: &report.notes)
         let currentRows = Dictionary(current.results.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
@@ -153,7 +153,7 @@ public enum Gate {
     }
 
     /// Every name `--allow-difference` accepts: each field a refusal can name, and `all`.
-    public static let differenceFields: Set<String> =
+    package static let differenceFields: Set<String> =
         Set(["build", "swift", "jemalloc", "malloc_conf", "cpu", "cores", "kernel", "all"] + RunMetadata.Settings.comparedNames)
 
     /// A plugin whose build changed (another SHA-256 under the same name and options) is what a gate of
@@ -264,7 +264,7 @@ public enum Gate {
     static func pct(_ v: Double) -> String { String(format: "%+.2f %%", v * 100) }
 
     /// github-action-benchmark's `customSmallerIsBetter` format: one entry per result row and metric.
-    public static func githubBenchmarkJSON(_ report: RunReport) throws -> Data {
+    package static func githubBenchmarkJSON(_ report: RunReport) throws -> Data {
         struct Entry: Encodable { var name, unit: String; var value: Double; var range: String?; var extra: String? }
         var entries: [Entry] = []
         for r in report.results {

@@ -1,8 +1,8 @@
 /// A matcher answered wrongly: it disagreed with `reference`, with another strategy or build, with
 /// itself across repetitions, or (a plugin) broke the ABI. A correctness bug, not bad input (exit 1,
 /// docs/semantics.md "Exit codes").
-public struct MatchedWrongly: Error, CustomStringConvertible {
-    public let description: String
+package struct MatchedWrongly: Error, CustomStringConvertible {
+    package let description: String
 
-    public init(description: String) { self.description = description }
+    package init(description: String) { self.description = description }
 }

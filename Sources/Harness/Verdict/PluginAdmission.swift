@@ -4,17 +4,17 @@ import TriggerKit
 /// No number for a wrong matcher: before a plugin is timed or counted it must agree with `reference`
 /// on every conformance case and on a short run of generated cases. A user may opt out
 /// (`--no-plugin-check`); the results then record that the plugin was not checked.
-public enum PluginAdmission {
+package enum PluginAdmission {
     /// Generated cases a plugin must pass besides the shipped ones: a fixed seed, so the same plugin
     /// is always admitted or refused alike, bounded in time for slow plugins.
-    public static let rounds = 40
-    public static let seconds = 10.0
+    package static let rounds = 40
+    package static let seconds = 10.0
 
     /// Throws `MatchedWrongly` (exit 1) naming the first case the plugin answers wrongly. Cases a
     /// partial plugin's `create` refuses are skipped; refusing all of them is an error (exit 2).
     /// Returns what was checked, in words ("the 22 conformance cases and 40 generated ones").
     @discardableResult
-    public static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws -> String {
+    package static func check(_ library: PluginLibrary, cases directory: String = Conformance.defaultDirectory) throws -> String {
         let refuse = { (what: String) in
             MatchedWrongly(description: "\(library.strategyName) is not measured: \(what); `bench conform --plugin \(ShellWord.quoted(library.argument))` shows each case, `bench conform --generate --seed 1 --rounds \(rounds) --plugin \(ShellWord.quoted(library.argument))` writes the smallest one; --no-plugin-check measures it anyway (the results record that it was not checked)")
         }

@@ -9,8 +9,8 @@ private let systemRead = Darwin.read
 #endif
 
 /// Reads input files with a size limit and a readable error instead of a crash.
-public enum BoundedFile {
-    public static func read(_ path: String, limit: Int) throws -> [UInt8] {
+package enum BoundedFile {
+    package static func read(_ path: String, limit: Int) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError(file: path, path: "", reason: "no such file; check the path")

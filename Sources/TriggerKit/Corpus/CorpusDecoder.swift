@@ -35,7 +35,7 @@ public enum CorpusDecoder {
         }
     }
 
-    public static func decode(_ json: JSONValue) throws -> TriggerSet {
+    package static func decode(_ json: JSONValue) throws -> TriggerSet {
         let root = try JSONNode(value: json, path: "").object(
             allowed: ["format", "settings", "triggers", "name", "description"], what: "a corpus")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")

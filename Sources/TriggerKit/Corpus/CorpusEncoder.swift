@@ -9,7 +9,7 @@
 public enum CorpusEncoder {
     public static func encode(_ set: TriggerSet) -> [UInt8] { json(set).serializedBytes(keepingDoubles: true) }
 
-    public static func json(_ set: TriggerSet) -> JSONValue {
+    package static func json(_ set: TriggerSet) -> JSONValue {
         var settings: [(key: String, value: JSONValue)] = [("minimum_trigger_interval", number(set.minimumTriggerInterval))]
         let custom = set.actionCategories.categories.dropFirst(ActionCategories.defaults.count)
         if !custom.isEmpty {

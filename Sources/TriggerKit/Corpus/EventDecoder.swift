@@ -16,7 +16,7 @@ public enum EventDecoder {
     }
 
     /// Parses one JSONL line with the line-length limit; syntax errors become `InputError`s.
-    public static func parseLine(_ line: [UInt8]) throws -> JSONValue {
+    package static func parseLine(_ line: [UInt8]) throws -> JSONValue {
         guard line.count <= maxLineBytes else {
             throw InputError(path: "$", reason: "line is \(line.count) bytes; at most \(maxLineBytes) are allowed")
         }
@@ -30,13 +30,13 @@ public enum EventDecoder {
     /// Decodes a parsed event object. Unknown top-level keys are ignored (apps attach metadata);
     /// everything that is read is validated.
     /// `categories` are the action-button categories a push payload may name.
-    public static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Event {
+    package static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Event {
         try decodeReportingWarning(json, categories: categories).event
     }
 
     /// `decode`, and what an accepted event's input left unusual: a push naming an action-button category
     /// the app has not registered, or a button without a category (the push open counts either way).
-    public static func decodeReportingWarning(_ json: JSONValue, categories: ActionCategories = .standard) throws
+    package static func decodeReportingWarning(_ json: JSONValue, categories: ActionCategories = .standard) throws
         -> (event: Event, warning: String?) {
         var warning: String?
         let event = try decode(json, categories: categories, warning: &warning)

@@ -1,7 +1,7 @@
 /// Strict ISO-8601 timestamps (docs/semantics.md, "Events"): `YYYY-MM-DDTHH:MM:SS`, optional fraction, `Z` or `±HH:MM`.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Epoch seconds, or nil when `text` is not exactly in the strict form (or names an impossible date).
-    public static func parse(_ text: String) -> Double? {
+    package static func parse(_ text: String) -> Double? {
         let b = Array(text.utf8)
         guard b.count >= 20 else { return nil }
         func digits(_ at: Int, _ n: Int) -> Int? {

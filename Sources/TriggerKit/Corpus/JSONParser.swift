@@ -1,16 +1,16 @@
 /// A strict RFC 8259 JSON parser over UTF-8 bytes, hardened for hostile input:
 /// bounded nesting depth (no stack overflow), numbers out of `Double` range refused,
 /// invalid UTF-8 and duplicate object keys refused, errors located by line and column.
-public struct JSONParser {
+package struct JSONParser {
     /// Deepest nesting of arrays and objects accepted.
-    public static let defaultMaxDepth = 256
+    package static let defaultMaxDepth = 256
 
     /// Why a document could not be parsed, and where.
-    public struct SyntaxError: Error, CustomStringConvertible, Equatable {
-        public let line: Int
-        public let column: Int
-        public let reason: String
-        public var description: String { "line \(line), column \(column): \(reason)" }
+    package struct SyntaxError: Error, CustomStringConvertible, Equatable {
+        package let line: Int
+        package let column: Int
+        package let reason: String
+        package var description: String { "line \(line), column \(column): \(reason)" }
     }
 
     private let bytes: [UInt8]
@@ -18,7 +18,7 @@ public struct JSONParser {
     private let maxDepth: Int
 
     /// Parses one complete JSON document; trailing non-whitespace is an error.
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -27,7 +27,7 @@ public struct JSONParser {
         return value
     }
 
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) throws(SyntaxError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 

@@ -1,6 +1,6 @@
 /// A parsed JSON document that keeps what `Foundation.JSONSerialization` loses:
 /// integer vs. floating-point numbers, object key order, and duplicate-key detection.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     /// An integer literal that fits `Int64` (no fraction, no exponent).
@@ -12,7 +12,7 @@ public enum JSONValue: Equatable, Sendable {
     /// Members in document order; keys are unique (the parser refuses duplicates).
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -27,13 +27,13 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The value of member `key` when this is an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.key == key })?.value
     }
 
     /// A short name of the JSON type, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -45,7 +45,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// The numeric value, when this is a number.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
@@ -56,17 +56,17 @@ public enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// Compact JSON text, keys in stored order (used for output lines and round trips).
-    public var serialized: String { serialized(keepingDoubles: false) }
+    package var serialized: String { serialized(keepingDoubles: false) }
 
     /// Compact JSON text; with `keepingDoubles`, a double stays a double when read back (`3.0`,
     /// `-0.0`, not `3` and `0`): what a file written to test number handling needs.
-    public func serialized(keepingDoubles: Bool) -> String {
+    package func serialized(keepingDoubles: Bool) -> String {
         String(decoding: serializedBytes(keepingDoubles: keepingDoubles), as: UTF8.self)
     }
 
     /// The same text as UTF-8 bytes, written into one buffer (a String appended piece by piece cost
     /// about ten times as much for a corpus of 1,000 triggers).
-    public func serializedBytes(keepingDoubles: Bool) -> [UInt8] {
+    package func serializedBytes(keepingDoubles: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         JSONValue.write(self, keepingDoubles: keepingDoubles, into: &out)
@@ -129,13 +129,13 @@ extension JSONValue {
     }
 
     /// Formats a finite double the shortest way that reads back identically; integral values print without ".0".
-    public static func format(_ d: Double) -> String {
+    package static func format(_ d: Double) -> String {
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         return "\(d)"
     }
 
     /// Appends `s` as a JSON string literal.
-    public static func quote(_ s: String, into out: inout String) {
+    package static func quote(_ s: String, into out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -22,20 +22,20 @@ public protocol TriggerSetWriter: AnyObject {
 }
 
 /// The writer of a strategy that does not apply deltas: every delta rebuilds the whole set.
-public final class RebuildingWriter: TriggerSetWriter {
+package final class RebuildingWriter: TriggerSetWriter {
     private var currentSet: TriggerSet
     private var symbols: SymbolTable
     private let make: (TriggerSet, Vocabulary) throws -> any Matcher
     private let start: (set: TriggerSet, symbols: SymbolTable, matcher: any Matcher)
-    public private(set) var matcher: any Matcher
-    public private(set) var rebuilds = 0
-    public var redirects: Int { 0 }
-    public var appliesDeltas: Bool { false }
-    public var triggerCount: Int { currentSet.triggers.count }
+    package private(set) var matcher: any Matcher
+    package private(set) var rebuilds = 0
+    package var redirects: Int { 0 }
+    package var appliesDeltas: Bool { false }
+    package var triggerCount: Int { currentSet.triggers.count }
 
     /// `symbols`: the table the readers' events were interned with (`vocabulary`'s, extended by
     /// theirs); strings a delta brings are appended to it.
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil,
+    package init(_ set: TriggerSet, vocabulary: Vocabulary, symbols: SymbolTable? = nil,
                 make: @escaping (TriggerSet, Vocabulary) throws -> any Matcher) throws {
         currentSet = set
         self.symbols = symbols ?? vocabulary.symbols
@@ -51,9 +51,9 @@ public final class RebuildingWriter: TriggerSetWriter {
         self.make = make
     }
 
-    public func restarted() -> any TriggerSetWriter { RebuildingWriter(restarting: start, make: make) }
+    package func restarted() -> any TriggerSetWriter { RebuildingWriter(restarting: start, make: make) }
 
-    public func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
+    package func apply(_ delta: TriggerSetDelta) throws -> any Matcher {
         let next = try currentSet.applying(delta)
         for t in delta.add { t.forEachString { symbols.intern($0) } }
         for t in delta.replace { t.forEachString { symbols.intern($0) } }

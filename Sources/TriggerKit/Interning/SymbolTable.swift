@@ -5,8 +5,8 @@ public struct SymbolTable: Sendable {
     public private(set) var strings: [String] = []
     /// Every string's UTF-8 bytes back to back: id `i`'s are `text[textStart[i]..<textStart[i + 1]]`.
     /// The hot path reads a string's bytes here without retaining its `String`.
-    public private(set) var text: [UInt8] = []
-    public private(set) var textStart: [Int] = [0]
+    package private(set) var text: [UInt8] = []
+    package private(set) var textStart: [Int] = [0]
     /// Every interned string by id, under Swift's `String` equality (canonical equivalence).
     private var ids: [String: Int32] = [:]
     /// Open addressing over the bytes of ASCII strings whose id's string is byte-identical to them
@@ -24,7 +24,7 @@ public struct SymbolTable: Sendable {
 
     /// The id of `s`, adding it when new (load time only, never on the hot path).
     @discardableResult
-    public mutating func intern(_ s: String) -> Int32 {
+    package mutating func intern(_ s: String) -> Int32 {
         let key = Self.asciiHash(s)
         if let key, let id = fastLookup(s, hash: key) { return id }
         if let id = ids[s] {
@@ -106,7 +106,7 @@ public struct Vocabulary: Sendable {
 
     /// A vocabulary over an existing table: a delta writer's, which holds the events' strings and
     /// grows only by appending, so every id the events carry keeps its meaning.
-    public init(symbols: SymbolTable) { self.symbols = symbols }
+    package init(symbols: SymbolTable) { self.symbols = symbols }
 
     public init(_ set: TriggerSet) {
         var table = SymbolTable()
@@ -152,13 +152,13 @@ extension SymbolTable {
     /// (docs/design.md). A hit needs identical representations, which only equal strings have while
     /// the set lives (inline bytes of a small string, or the same storage object of a large one); an
     /// equal string with another representation only misses the cache.
-    public struct Resolver: ~Copyable {
-        public let table: SymbolTable
+    package struct Resolver: ~Copyable {
+        package let table: SymbolTable
         private let raw: UnsafeMutablePointer<(UInt64, UInt64)>
         private let ids: UnsafeMutablePointer<Int32>
         private static let slots = 512
 
-        public init(_ table: SymbolTable) {
+        package init(_ table: SymbolTable) {
             self.table = table
             // One block: the representations, then the ids (-1 empty).
             let block = UnsafeMutableRawPointer.allocate(byteCount: Self.slots * 20, alignment: 16)

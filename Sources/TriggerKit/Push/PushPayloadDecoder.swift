@@ -13,7 +13,7 @@ public enum PushPayloadDecoder {
     static let wisetrackerKey = "RW_push_payload_WP"
 
     /// Decodes a payload given as JSON (e.g. from a notification's userInfo), checking categories against `categories`.
-    public static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Decoded {
+    package static func decode(_ json: JSONValue, categories: ActionCategories = .standard) throws -> Decoded {
         try decode(JSONNode(value: json, path: "payload"), categories: categories)
     }
 

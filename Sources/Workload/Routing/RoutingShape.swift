@@ -5,7 +5,7 @@ import TriggerKit
 /// matches per event. They stand for what our own generator never makes: many campaigns on one name
 /// that share a common equality and differ on one selective key, literal prefixes and wildcards
 /// written as regexes, near-misses, and plain equality.
-public enum RoutingShape: String, CaseIterable, Sendable {
+package enum RoutingShape: String, CaseIterable, Sendable {
     /// All rules share `env = prod`; ten share each value of `number`; each adds a wildcard on `name`,
     /// a tag list, `region` present and not `cn`, and `type` in a list. Ten matches per event.
     case mixed
@@ -33,7 +33,7 @@ public enum RoutingShape: String, CaseIterable, Sendable {
     }
 
     /// The corpus of `triggers` rules as a `trigger-corpus/1` document.
-    public func corpusJSON(triggers: Int) -> JSONValue {
+    package func corpusJSON(triggers: Int) -> JSONValue {
         func filter(_ property: String, _ type: String, _ op: String, _ value: JSONValue?) -> JSONValue {
             .array([WorkloadGenerator.filterJSON(property, type, op, value)])
         }

@@ -4,14 +4,14 @@ import TriggerKit
 /// Fits a `TwinShape` to a trigger set and its event log (`bench fit`): one pass over the events
 /// counts names, keys and values; then every filter is evaluated on a sample of the events of its
 /// condition's name, so the twin's filters can be made to pass as often.
-public enum TwinFitter {
+package enum TwinFitter {
     /// Events of one member (a name, product or campaign) kept for measuring its conditions.
     static let samplesPerMember = 96
     /// Keys beyond this many (the rarest) are left out of the twin's events.
     static let keptKeys = TwinShape.maxKeys
 
     /// A spec fitted to loaded data: the same trigger and event counts, the data's kind mix and shape.
-    public static func spec(set: TriggerSet, events: EventColumns, name: String, seed: UInt64) throws -> WorkloadSpec {
+    package static func spec(set: TriggerSet, events: EventColumns, name: String, seed: UInt64) throws -> WorkloadSpec {
         guard events.count > 0 else {
             throw InputError(path: "events", reason: "the event log has no valid events to fit; give at least one")
         }
@@ -29,9 +29,9 @@ public enum TwinFitter {
     }
 
     /// The file a fitted spec's own errors name (the command names the data's files instead).
-    public static let fittedFile = "fitted spec"
+    package static let fittedFile = "fitted spec"
 
-    public static func fit(_ set: TriggerSet, _ columns: EventColumns) -> TwinShape {
+    package static func fit(_ set: TriggerSet, _ columns: EventColumns) -> TwinShape {
         columns.withView { view in
             var events = EventPass(view)
             events.run()

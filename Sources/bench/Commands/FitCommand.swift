@@ -96,17 +96,17 @@ struct FitCommand: ParsableCommand {
         // on both sides alike; each side's ns/event is the median of its rounds.
         var reports: [(data: RunReport, twin: RunReport)] = []
         for round in 1...repetitions {
-            func configuration(_ input: InputSource, _ side: String) -> RunConfiguration {
+            func configuration(_ input: InputSource, _ side: String) throws -> RunConfiguration {
                 var c = RunConfiguration(input: input)
-                c.strategies = strategies
+                c.strategies = try strategies.map(RunStrategy.builtIn)
                 c.repetitions = 1
                 c.latencyEvents = 0
                 c.showProgress = true
                 c.progressPrefix = "round \(round)/\(repetitions), \(side)"
                 return c
             }
-            let dataReport = try Runner(configuration(.files(files), "data")).run()
-            let twinReport = try Runner(configuration(.generated(spec), "twin")).run()
+            let dataReport = try Runner(try configuration(.files(files), "data")).run()
+            let twinReport = try Runner(try configuration(.generated(spec), "twin")).run()
             reports.append((dataReport, twinReport))
         }
         let rows = TwinFit.compare(reports)

@@ -60,7 +60,8 @@ struct InstructionsCommand: ParsableCommand {
                 source = .files(files)
             }
             let data = try LoadedInput.load(source)
-            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: child, plugin: childPlugin,
+            let strategy = try childPlugin.map { try PluginLibrary(argument: $0).runStrategy(checked: false) } ?? RunStrategy.builtIn(child)
+            let sum = try InstructionCounter.runCountedRegion(input: data, strategy: strategy,
                                                                count: events ?? data.events.count, deltaTriggers: deltaTriggers)
             try TextOutput.printLine(InstructionCounter.childLine(sum))
             return
@@ -82,9 +83,8 @@ struct InstructionsCommand: ParsableCommand {
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
-        let libraries = try pluginCheck.load(plugins)
         let progress = ProgressLine(enabled: true)
-        let counts = try InstructionCounter.count(input: source, strategies: strategies, plugins: libraries, events: replayed,
+        let counts = try InstructionCounter.count(input: source, strategies: strategies.map(RunStrategy.builtIn) + pluginCheck.strategies(plugins), events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })
         progress.note("")
         if var report = merged, let mergedFile {

@@ -47,7 +47,7 @@ struct RunCommand: ParsableCommand {
         if instructions {
             let progress = ProgressLine(enabled: true)
             let counts = try InstructionCounter.count(
-                input: configuration.input, strategies: configuration.strategies, plugins: configuration.plugins,
+                input: configuration.input, strategies: configuration.strategies,
                 events: report.workload.events, referenceEvents: report.run?.settings.referenceEvents ?? configuration.referenceEvents, progress: { progress.note($0) })
             progress.note("")
             try report.merge(counts)

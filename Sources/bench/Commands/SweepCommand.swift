@@ -74,7 +74,7 @@ struct SweepCommand: ParsableCommand {
         let svgFile = try svg.map(AtomicFile.init(path:))
         let axes = try self.axes()
         let base = try WorkloadSpec.load(workload ?? "default")
-        let plugins = try options.loadPlugins()
+        let plugins = try options.pluginStrategies()
         var first = true
         let sweep = try Sweep.run(base: base, axes: axes, configure: { spec in
             defer { first = false }

@@ -24,4 +24,9 @@ struct PluginCheckOption: ParsableArguments {
         }
         return libraries
     }
+
+    /// `load`, each library as the strategy a run measures (recording whether it was checked).
+    func strategies(_ arguments: [String]) throws -> [RunStrategy] {
+        try load(arguments).map { $0.runStrategy(checked: !skip) }
+    }
 }

@@ -75,11 +75,12 @@ struct RunOptions: ParsableArguments {
     static let debugReferenceEvents = 1_000
 
     /// Loads the `--plugin` libraries, saying that each runs in-process, and checks each (unless `--no-plugin-check`).
-    func loadPlugins() throws -> [PluginLibrary] { try pluginCheck.load(plugins) }
+    /// The --plugin libraries, loaded and checked, as strategies after the built-in ones.
+    func pluginStrategies() throws -> [RunStrategy] { try pluginCheck.strategies(plugins) }
 
     /// The run these options describe, replaying `input` (a sweep's point, the --workload given, or the
     /// user's files). A debug build trims what it replays unless --events says how much.
-    func makeConfiguration(input: InputSource, plugins loaded: [PluginLibrary]? = nil, announce: Bool = true) throws -> RunConfiguration {
+    func makeConfiguration(input: InputSource, plugins loaded: [RunStrategy]? = nil, announce: Bool = true) throws -> RunConfiguration {
         var input = input
         var referenceEvents = referenceEvents ?? RunConfiguration.defaultReferenceEvents
         // A log's length is unknown before it is read, so a debug build always trims one.
@@ -97,9 +98,7 @@ struct RunOptions: ParsableArguments {
             if announce { announceDebug() }
         }
         var config = RunConfiguration(input: input)
-        config.plugins = try loaded ?? loadPlugins()
-        config.pluginsChecked = !pluginCheck.skip
-        config.strategies = strategies
+        config.strategies = try strategies.map(RunStrategy.builtIn) + (loaded ?? pluginStrategies())
         config.threads = threads
         config.publications = publication
         config.writer = publishEveryMs.map { ms in

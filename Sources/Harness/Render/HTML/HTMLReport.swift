@@ -4,26 +4,26 @@ import TriggerKit
 /// `bench report --html`: one self-contained page (inline CSS and SVG, no scripts, no network) of
 /// result files, sweeps, a gate comparison against a baseline and a trend across runs. The markup is
 /// also well-formed XML, which the tests check.
-public struct HTMLReport {
-    public enum Input {
+package struct HTMLReport {
+    package enum Input {
         case run(RunReport, file: String)
         case sweep(Sweep, file: String)
     }
 
-    public var inputs: [Input]
-    public var baseline: (report: RunReport, file: String)?
+    package var inputs: [Input]
+    package var baseline: (report: RunReport, file: String)?
     /// Results files that are the baseline itself (the same bytes): never the run judged against it.
-    public var sameAsBaseline: Set<String> = []
+    package var sameAsBaseline: Set<String> = []
     /// How the baseline comparison judges (the wall clock is always informational here).
-    public var gateOptions = Gate.Options()
+    package var gateOptions = Gate.Options()
 
-    public init(inputs: [Input], baseline: (report: RunReport, file: String)? = nil) {
+    package init(inputs: [Input], baseline: (report: RunReport, file: String)? = nil) {
         self.inputs = inputs
         self.baseline = baseline
     }
 
     /// Reads a results file or a sweep file, by its schema.
-    public static func load(_ path: String) throws -> Input {
+    package static func load(_ path: String) throws -> Input {
         let bytes = try BoundedFile.read(path, limit: RunReport.maxFileBytes)
         // The schema decides; a file that is not JSON at all gets the results decoder's error.
         if case .string(Sweep.schemaName)? = (try? JSONParser.parse(bytes))?["schema"] {
@@ -37,7 +37,7 @@ public struct HTMLReport {
     }
 
     /// The run the baseline section judges: the first results file that is not the baseline itself.
-    public var judged: (report: RunReport, file: String)? {
+    package var judged: (report: RunReport, file: String)? {
         runs.first { !sameAsBaseline.contains($0.file) }
     }
 
@@ -46,7 +46,7 @@ public struct HTMLReport {
     }
 
     /// The section ids and titles, in page order.
-    public var sections: [(id: String, title: String)] {
+    package var sections: [(id: String, title: String)] {
         var out: [(String, String)] = []
         // Named with their file: several runs of one workload are the usual case.
         for (k, run) in runs.enumerated() { out.append(("run-\(k + 1)", "Run: \(run.report.workload.name) (\((run.file as NSString).lastPathComponent))")) }
@@ -56,7 +56,7 @@ public struct HTMLReport {
         return out
     }
 
-    public func html() -> String {
+    package func html() -> String {
         var page = """
             <!DOCTYPE html>
             <html lang="en" xmlns="http://www.w3.org/1999/xhtml">

@@ -1,23 +1,23 @@
 import CPrefetch
 
 /// `compiled` (docs/strategies.md): `indexed` buckets plus filters compiled once into a flat `PredicateProgram`.
-public struct CompiledMatcher: Matcher {
-    public static let strategyName = "compiled"
+package struct CompiledMatcher: Matcher {
+    package static let strategyName = "compiled"
     /// The set built from, or a redirected delta snapshot's history.
     let origin: SetOrigin
-    public var triggerSet: TriggerSet { origin.triggerSet }
+    package var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
     /// One span of compiled entries per bucket, the any-purchase (any-push) bucket copied behind each
     /// product's (campaign's) unless that would double them (`PredicateProgram.spans`).
     package let spans: PredicateProgram.Spans
     /// Whether each span holds its companion bucket's entries (else a purchase scans two spans).
-    public var merged: Bool { spans.merged }
+    package var merged: Bool { spans.merged }
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
     let ownBuckets: Int32
     let redirected: RedirectedSpans?
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary) {
         origin = SetOrigin(built: set, delta: nil)
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         program = PredicateProgram(set, vocabulary: vocabulary)
@@ -36,15 +36,15 @@ public struct CompiledMatcher: Matcher {
         self.redirected = redirected
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch {
+    package func makeScratch(for events: EventColumns) -> MatchScratch {
         origin.makeScratch(program, for: events, listCapacity: 0, markCapacity: 0)
     }
 
-    public func canReuseScratch(of previous: any Matcher) -> Bool {
+    package func canReuseScratch(of previous: any Matcher) -> Bool {
         origin.canReuseScratch(of: previous, previousOrigin: (previous as? Self)?.origin)
     }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         matchBegun(i, in: events, scratch: scratch)
     }

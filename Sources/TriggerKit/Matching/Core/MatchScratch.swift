@@ -13,7 +13,7 @@ public final class MatchScratch {
     /// `memo[slot * memoStride + stringID]`: 0 unknown, 1 no match, 2 match.
     @usableFromInline let memo: UnsafeMutablePointer<UInt8>
     @usableFromInline let memoStride: Int
-    public let memoSlots: Int
+    package let memoSlots: Int
     /// Per event, where each property key sits in the property columns: `slots[key]` is valid
     /// when `slotStamps[key] == stamp` (no clearing between events). Sized to `memoStride` keys.
     @usableFromInline let slots: UnsafeMutablePointer<Int32>
@@ -54,7 +54,7 @@ public final class MatchScratch {
     /// condition sits under one access predicate, each property key occurs once per event), so
     /// `listCapacity` (the largest crowd) is never exceeded; the check turns a broken invariant into a trap.
     @inlinable @inline(__always)
-    public func appendListed(_ e: Int32) {
+    package func appendListed(_ e: Int32) {
         precondition(listedCount < listCapacity, "more candidates listed than the crowd holds")
         listed[listedCount] = e
         listedCount &+= 1
@@ -62,18 +62,18 @@ public final class MatchScratch {
 
     /// Bytes one scratch's regex memo may take. Events with millions of distinct strings (search terms,
     /// URLs) would otherwise need a memo of regexes × strings; strings past the budget are searched each time.
-    public static let memoBudget = 32 << 20
+    package static let memoBudget = 32 << 20
 
     /// The memo's stride for `regexes` memoised regexes over `events`: every string of the events when
     /// that fits `memoBudget`, else the first ones (never fewer than the corpus's, whose ids also index
     /// the per-event property slots).
-    public static func memoStride(regexes: Int, for events: EventColumns) -> Int {
+    package static func memoStride(regexes: Int, for events: EventColumns) -> Int {
         let strings = events.symbols.count
         guard regexes > 0, regexes * strings > memoBudget else { return strings }
         return max(Int(events.corpusSymbolCount), memoBudget / regexes)
     }
 
-    public init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0, markCapacity: Int = 0) {
+    package init(triggerCount: Int, memoSlots: Int = 0, memoStride: Int = 0, listCapacity: Int = 0, markCapacity: Int = 0) {
         self.triggerCount = triggerCount
         self.markCapacity = max(markCapacity, 1)
         marks = Self.ownLines(max(markCapacity, 1), UInt64.self)
@@ -115,7 +115,7 @@ public final class MatchScratch {
 
     /// Starts a new event: clears the results and advances the de-duplication stamp.
     @inlinable @inline(__always)
-    public func begin() {
+    package func begin() {
         resultCount = 0
         indexedEvent = -1
         stamp &+= 1
@@ -149,7 +149,7 @@ public final class MatchScratch {
 
     /// Files event `i`'s properties by key for O(1) `propertySlot` lookups (after `begin()`).
     @inlinable @inline(__always)
-    public func indexProperties(of i: Int, in events: EventView) {
+    package func indexProperties(of i: Int, in events: EventView) {
         indexedEvent = i
         var p = Int(events.propertyStart[i])
         let end = Int(events.propertyStart[i + 1])
@@ -172,7 +172,7 @@ public final class MatchScratch {
     /// must be indexed (`indexProperties`): a bucket scan does that once, before its first entry, so
     /// events without candidates pay nothing and lookups test nothing else.
     @inlinable @inline(__always)
-    public func propertySlot(_ key: Int32, of i: Int) -> Int {
+    package func propertySlot(_ key: Int32, of i: Int) -> Int {
         assert(indexedEvent == i, "propertySlot before indexProperties")
         let k = Int(key)
         return k < memoStride && slotStamps[k] == stamp ? Int(slots[k]) : -1
@@ -180,7 +180,7 @@ public final class MatchScratch {
 
     /// Records trigger `t` as matched unless it already is for this event; returns whether it was new.
     @inlinable @inline(__always) @discardableResult
-    public func add(_ t: Int32) -> Bool {
+    package func add(_ t: Int32) -> Bool {
         guard stamps[Int(t)] != stamp else { return false }
         stamps[Int(t)] = stamp
         results[resultCount] = t
@@ -190,7 +190,7 @@ public final class MatchScratch {
 
     /// Records `count` triggers at `triggers` as matched (those not already); returns how many were new.
     @inlinable @inline(__always)
-    public func addAll(_ triggers: UnsafePointer<Int32>, count: Int) -> Int {
+    package func addAll(_ triggers: UnsafePointer<Int32>, count: Int) -> Int {
         // Fields bound once: the stores below could alias them.
         let stamps = self.stamps, stamp = self.stamp, results = self.results
         var n = resultCount
@@ -209,7 +209,7 @@ public final class MatchScratch {
 
     /// Whether trigger `t` already matched this event (so its other conditions need no evaluation).
     @inlinable @inline(__always)
-    public func alreadyMatched(_ t: Int32) -> Bool { stamps[Int(t)] == stamp }
+    package func alreadyMatched(_ t: Int32) -> Bool { stamps[Int(t)] == stamp }
 
     /// The last event's matches, sorted into corpus order (allocates; for output, not the hot path).
     public var sortedResults: [Int] {

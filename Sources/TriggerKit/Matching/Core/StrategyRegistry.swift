@@ -11,7 +11,7 @@ public enum StrategyRegistry {
         /// the readers' events were interned with (nil: the vocabulary's).
         public let makeWriter: @Sendable (TriggerSet, Vocabulary, SymbolTable?) throws -> any TriggerSetWriter
 
-        public init(name: String, summary: String, make: @escaping @Sendable (TriggerSet, Vocabulary) throws -> any Matcher,
+        package init(name: String, summary: String, make: @escaping @Sendable (TriggerSet, Vocabulary) throws -> any Matcher,
                     makeWriter: (@Sendable (TriggerSet, Vocabulary, SymbolTable?) throws -> any TriggerSetWriter)? = nil) {
             self.name = name
             self.summary = summary

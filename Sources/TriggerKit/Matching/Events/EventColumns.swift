@@ -3,7 +3,7 @@
 /// time, and a slice of the shared property columns (key id, tag, 64-bit payload), sorted by key id.
 public struct EventColumns: Sendable {
     public private(set) var symbols: SymbolTable
-    public let corpusSymbolCount: Int32
+    package let corpusSymbolCount: Int32
     @usableFromInline package private(set) var kinds = EventColumn<UInt8>()
     /// Name id (custom event), product id (purchase), campaign id (push, -1 when none), -1 (session start).
     @usableFromInline package private(set) var keys = EventColumn<Int32>()
@@ -25,7 +25,7 @@ public struct EventColumns: Sendable {
 
     public var count: Int { kinds.count }
 
-    public mutating func reserveCapacity(events: Int, properties: Int) {
+    package mutating func reserveCapacity(events: Int, properties: Int) {
         kinds.reserveCapacity(events)
         keys.reserveCapacity(events)
         actions.reserveCapacity(events)
@@ -37,10 +37,10 @@ public struct EventColumns: Sendable {
     }
 
     /// Interns a string into the buffer's table (for generators that encode events directly).
-    public mutating func intern(_ s: String) -> Int32 { symbols.intern(s) }
+    package mutating func intern(_ s: String) -> Int32 { symbols.intern(s) }
 
     /// Appends an already-encoded event; `properties` must be sorted by key id with unique keys.
-    public mutating func appendEncoded(kind: EventKindCode, key: Int32, action: Int32, time: Double,
+    package mutating func appendEncoded(kind: EventKindCode, key: Int32, action: Int32, time: Double,
                                        properties: UnsafeBufferPointer<(key: Int32, tag: ValueTag, bits: UInt64)>) {
         kinds.append(kind.rawValue)
         keys.append(key)

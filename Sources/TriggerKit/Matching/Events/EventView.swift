@@ -28,7 +28,7 @@ public struct EventView {
 
     /// The position of property `key` of event `i` in the property columns, or -1 when absent.
     @inlinable @inline(__always)
-    public func property(_ key: Int32, of i: Int) -> Int {
+    package func property(_ key: Int32, of i: Int) -> Int {
         var p = Int(propertyStart[i])
         let end = Int(propertyStart[i + 1])
         while p < end {
@@ -43,13 +43,13 @@ public struct EventView {
 
 extension EventView {
     /// How many events ahead a replay loop prefetches property payloads.
-    public static let prefetchDistance = 8
+    package static let prefetchDistance = 8
 
     /// Starts loading event `i`'s property keys, tags and payloads into cache (nothing when `i` is past
     /// the end). A matcher reads the properties of only the events that have candidates: that sparse
     /// read missed the cache on most events of a multi-million-event replay.
     @inlinable @inline(__always)
-    public func prefetchProperties(of i: Int) {
+    package func prefetchProperties(of i: Int) {
         guard i < count else { return }
         let p = Int(propertyStart[i])
         Self.prefetch(propertyKeys, p)
@@ -65,7 +65,7 @@ extension EventView {
     }
 
     /// The property value at position `p` of the property columns, as a decoded value.
-    public func value(at p: Int) -> PropertyValue {
+    package func value(at p: Int) -> PropertyValue {
         let bits = propertyBits[p]
         switch ValueTag(rawValue: propertyTags[p])! {
         case .int: return .int(Int64(bitPattern: bits))

@@ -1,10 +1,10 @@
 /// Compact property value tags of `EventColumns`.
-public enum ValueTag: UInt8, Sendable {
+@usableFromInline package enum ValueTag: UInt8, Sendable {
     case int = 0, double, string, bool, date, null
 
     /// The filter type a value of this tag satisfies.
     @inlinable
-    public func satisfies(_ type: PropertyType) -> Bool {
+    package func satisfies(_ type: PropertyType) -> Bool {
         switch type {
         case .number: return self == .int || self == .double
         case .string: return self == .string
@@ -15,6 +15,6 @@ public enum ValueTag: UInt8, Sendable {
 }
 
 /// Event kinds as stored in `EventColumns.kinds`.
-public enum EventKindCode: UInt8, Sendable {
+@usableFromInline package enum EventKindCode: UInt8, Sendable {
     case customEvent = 0, purchase, sessionStart, pushClick
 }

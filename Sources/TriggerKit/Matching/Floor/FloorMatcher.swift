@@ -1,18 +1,18 @@
 /// The lower bound (docs/strategies.md): read the event and look up its buckets, evaluate nothing.
 /// Every strategy pays at least this; the others are reported as a ratio to it.
-public struct FloorMatcher: Matcher {
-    public static let strategyName = "floor"
-    public let triggerSet: TriggerSet
+package struct FloorMatcher: Matcher {
+    package static let strategyName = "floor"
+    package let triggerSet: TriggerSet
     let buckets: TriggerBuckets
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
+    package func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let (a, b) = buckets.buckets(of: i, in: events)
         // Touch the bucket bounds and the event's property slice so the reads are not optimised away.

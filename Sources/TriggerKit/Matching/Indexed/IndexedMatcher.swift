@@ -1,8 +1,8 @@
 /// `indexed` (docs/strategies.md): event names interned to dense ids, triggers bucketed by (kind, key id);
 /// filters still interpreted from the decoded tree, one `Filter` at a time.
-public struct IndexedMatcher: Matcher {
-    public static let strategyName = "indexed"
-    public let triggerSet: TriggerSet
+package struct IndexedMatcher: Matcher {
+    package static let strategyName = "indexed"
+    package let triggerSet: TriggerSet
     let buckets: TriggerBuckets
     /// Property key id of every filter, per trigger and condition, in filter order.
     let filterKeys: [[[Int32]]]
@@ -10,7 +10,7 @@ public struct IndexedMatcher: Matcher {
     let regexSlots: [String: Int]
     let regexes: [CompiledRegex]
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary) {
         triggerSet = set
         buckets = TriggerBuckets(set, vocabulary: vocabulary)
         var slots: [String: Int] = [:]
@@ -31,12 +31,12 @@ public struct IndexedMatcher: Matcher {
         self.regexes = regexes
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch {
+    package func makeScratch(for events: EventColumns) -> MatchScratch {
         MatchScratch(triggerCount: triggerSet.triggers.count, memoSlots: regexes.count,
                      memoStride: MatchScratch.memoStride(regexes: regexes.count, for: events))
     }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         events.prefetchProperties(of: i &+ EventView.prefetchDistance)
         let (a, b) = buckets.buckets(of: i, in: events)

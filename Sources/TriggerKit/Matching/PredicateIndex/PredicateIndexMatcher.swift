@@ -8,18 +8,18 @@
 /// over sorted thresholds). An event probes the index with its own properties; the conditions found,
 /// plus the residual ones without an access predicate, are then evaluated in full. The index only
 /// prunes, so it may be conservative; it must never drop a condition that could match.
-public struct PredicateIndexMatcher: Matcher {
-    public static let strategyName = "predicate-index"
+package struct PredicateIndexMatcher: Matcher {
+    package static let strategyName = "predicate-index"
     /// Buckets with at least this many conditions are considered for an index (see
     /// `CrowdIndex.prunesEnough`); smaller ones are scanned as `compiled` scans them.
-    public static let crowdThreshold = 32
+    package static let crowdThreshold = 32
     /// Buckets with at least this many conditions and no crowd index are counted (`CountingIndex`)
     /// when most of their conditions are countable; smaller ones are scanned.
-    public static let countThreshold = 256
+    package static let countThreshold = 256
 
     /// The set built from, or a redirected delta snapshot's history.
     let origin: SetOrigin
-    public var triggerSet: TriggerSet { origin.triggerSet }
+    package var triggerSet: TriggerSet { origin.triggerSet }
     package let buckets: TriggerBuckets
     package let program: PredicateProgram
     /// One span of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.spans`).
@@ -38,7 +38,7 @@ public struct PredicateIndexMatcher: Matcher {
     let ownBuckets: Int32
     let redirected: RedirectedSpans?
 
-    public init(_ set: TriggerSet, vocabulary: Vocabulary) {
+    package init(_ set: TriggerSet, vocabulary: Vocabulary) {
         self.init(set, vocabulary: vocabulary, crowdThreshold: Self.crowdThreshold, requirePruning: true)
     }
 
@@ -46,7 +46,7 @@ public struct PredicateIndexMatcher: Matcher {
     /// every such bucket even when `CrowdIndex.prunesEnough` says scanning is cheaper (tests use both to
     /// reach the index on small corpora).
     /// `countThreshold`: the smallest bucket considered for a `CountingIndex` (tests lower it).
-    public init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
+    package init(_ set: TriggerSet, vocabulary: Vocabulary, crowdThreshold: Int, requirePruning: Bool = true,
                 countThreshold: Int = Self.countThreshold) {
         origin = SetOrigin(built: set, delta: nil)
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
@@ -173,11 +173,11 @@ public struct PredicateIndexMatcher: Matcher {
         return nil
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch {
+    package func makeScratch(for events: EventColumns) -> MatchScratch {
         origin.makeScratch(program, for: events, listCapacity: listCapacity, markCapacity: markCapacity)
     }
 
-    public func canReuseScratch(of previous: any Matcher) -> Bool {
+    package func canReuseScratch(of previous: any Matcher) -> Bool {
         origin.canReuseScratch(of: previous, previousOrigin: (previous as? Self)?.origin)
     }
 
@@ -193,7 +193,7 @@ public struct PredicateIndexMatcher: Matcher {
         (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) }
     }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         matchBegun(i, in: events, scratch: scratch)
     }

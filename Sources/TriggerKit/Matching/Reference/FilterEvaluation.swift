@@ -1,21 +1,21 @@
 /// The meaning of one filter on one event (docs/semantics.md, "Triggers"), interpreted directly from the decoded tree.
 /// This is the oracle's definition; faster strategies must agree with it.
-public enum FilterEvaluation {
+package enum FilterEvaluation {
     /// The property value a filter sees: nil when the property is missing (absent, null or of another type).
     @inlinable
-    public static func typedValue(_ filter: Filter, in properties: [String: PropertyValue]) -> PropertyValue? {
+    package static func typedValue(_ filter: Filter, in properties: [String: PropertyValue]) -> PropertyValue? {
         guard let v = properties[filter.property], v.type == filter.type else { return nil }
         return v
     }
 
     /// Whether `filter` holds for an event at `eventTime` with `properties`.
-    public static func holds(_ filter: Filter, properties: [String: PropertyValue], eventTime: Double) -> Bool {
+    package static func holds(_ filter: Filter, properties: [String: PropertyValue], eventTime: Double) -> Bool {
         guard let value = typedValue(filter, in: properties) else { return filter.op.holdsOnMissing }
         return holds(filter, present: value, eventTime: eventTime)
     }
 
     /// Whether `filter` holds for a present value of the filter's type.
-    public static func holds(_ filter: Filter, present value: PropertyValue, eventTime: Double) -> Bool {
+    package static func holds(_ filter: Filter, present value: PropertyValue, eventTime: Double) -> Bool {
         switch filter.op {
         case .exists: return true
         case .notExists: return false
@@ -58,7 +58,7 @@ public enum FilterEvaluation {
     /// distance between the property and the event's time. "Ago" operators need a date at or before
     /// the event time, "in" operators one at or after it.
     @inlinable
-    public static func dateHolds(_ op: FilterOperator, date d: Double, constant c: Double, eventTime t: Double) -> Bool {
+    package static func dateHolds(_ op: FilterOperator, date d: Double, constant c: Double, eventTime t: Double) -> Bool {
         switch op {
         case .before: return d < c
         case .after: return d > c
@@ -71,7 +71,7 @@ public enum FilterEvaluation {
     }
 
     /// Whether every clause has a filter that holds.
-    public static func holds(_ cnf: FilterCNF, properties: [String: PropertyValue], eventTime: Double) -> Bool {
+    package static func holds(_ cnf: FilterCNF, properties: [String: PropertyValue], eventTime: Double) -> Bool {
         cnf.clauses.allSatisfy { clause in
             clause.contains { holds($0, properties: properties, eventTime: eventTime) }
         }
@@ -81,7 +81,7 @@ public enum FilterEvaluation {
 extension Condition {
     /// Whether this condition's event kind and key (name, product, campaign, action) fit `event`,
     /// before filters are looked at.
-    public func appliesTo(_ kind: Event.Kind) -> Bool {
+    package func appliesTo(_ kind: Event.Kind) -> Bool {
         switch (self, kind) {
         case let (.customEvent(name, _), .customEvent(eventName)):
             return name == eventName
@@ -99,7 +99,7 @@ extension Condition {
     }
 
     /// Whether the condition matches `event`: it applies and its filters hold.
-    public func matches(_ event: Event) -> Bool {
+    package func matches(_ event: Event) -> Bool {
         appliesTo(event.kind) && FilterEvaluation.holds(filters, properties: event.properties, eventTime: event.time)
     }
 }

@@ -1,17 +1,17 @@
 /// The oracle strategy (docs/strategies.md): a linear scan over every trigger, string compares,
 /// filters interpreted from the decoded tree over the event's property dictionary. Clear, not fast:
 /// behind the `Matcher` protocol it rebuilds each event as a dictionary, so it allocates per event.
-public struct ReferenceMatcher: Matcher {
-    public static let strategyName = "reference"
-    public let triggerSet: TriggerSet
+package struct ReferenceMatcher: Matcher {
+    package static let strategyName = "reference"
+    package let triggerSet: TriggerSet
 
-    public init(_ triggerSet: TriggerSet) { self.triggerSet = triggerSet }
+    package init(_ triggerSet: TriggerSet) { self.triggerSet = triggerSet }
 
     /// The registry's form; the oracle needs no vocabulary.
-    public init(_ triggerSet: TriggerSet, vocabulary: Vocabulary) { self.init(triggerSet) }
+    package init(_ triggerSet: TriggerSet, vocabulary: Vocabulary) { self.init(triggerSet) }
 
     /// Corpus indices of the triggers that match `event`, in corpus order (docs/semantics.md, "Matching").
-    public func match(_ event: Event) -> [Int] {
+    package func match(_ event: Event) -> [Int] {
         var out: [Int] = []
         for (i, trigger) in triggerSet.triggers.enumerated() where matches(trigger, event) {
             out.append(i)
@@ -20,13 +20,13 @@ public struct ReferenceMatcher: Matcher {
     }
 
     /// A trigger matches when its window holds the event time and any of its conditions matches.
-    public func matches(_ trigger: Trigger, _ event: Event) -> Bool {
+    package func matches(_ trigger: Trigger, _ event: Event) -> Bool {
         trigger.windowHolds(event.time) && trigger.conditions.contains { $0.matches(event) }
     }
 
-    public func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
+    package func makeScratch(for events: EventColumns) -> MatchScratch { MatchScratch(triggerCount: triggerSet.triggers.count) }
 
-    public func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
         scratch.begin()
         let event = events.event(at: i)
         for (t, trigger) in triggerSet.triggers.enumerated() {
