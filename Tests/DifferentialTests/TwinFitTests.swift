@@ -1,6 +1,6 @@
 import Foundation
 import TriggerKit
-@testable import Workload
+import Workload
 import XCTest
 
 /// `bench fit`'s twin, held without a clock: on data the generator did not make, the twin's

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Harness
+import Harness
 import XCTest
 
 final class ABDecisionTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-@testable import Harness
+import Harness
 import TriggerKit
 import Workload
 import XCTest

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Harness
+import Harness
 import TriggerKit
 import Workload
 import XCTest

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Harness
+import Harness
 import XCTest
 
 /// A `bench run --json` file says how it was made and carries honest figures: per row an interval for

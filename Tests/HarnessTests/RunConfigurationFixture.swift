@@ -1,4 +1,4 @@
-@testable import Harness
+import Harness
 import TriggerKit
 import Workload
 

@@ -1,4 +1,4 @@
-@testable import TriggerKit
+import TriggerKit
 import XCTest
 
 /// `predicate-index` files each crowded condition under its most selective access, whatever the

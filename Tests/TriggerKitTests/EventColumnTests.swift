@@ -1,4 +1,4 @@
-@testable import TriggerKit
+import TriggerKit
 import XCTest
 
 /// The replay buffers keep value semantics although their columns hand out stable pointers.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import TriggerKit
+import TriggerKit
 import XCTest
 
 /// Replays `Corpora/fuzz-regressions/<target>/*`: hostile inputs (and any crash `scripts/fuzz` ever

@@ -1,4 +1,4 @@
-@testable import TriggerKit
+import TriggerKit
 import XCTest
 
 final class PredicateIndexTests: XCTestCase {

@@ -1,4 +1,4 @@
-@testable import TriggerKit
+import TriggerKit
 import XCTest
 
 /// How `PredicateProgram` is built (a publication rebuilds it): regex memo slots per distinct pattern

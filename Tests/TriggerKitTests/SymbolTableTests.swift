@@ -1,5 +1,5 @@
 import XCTest
-@testable import TriggerKit
+import TriggerKit
 
 final class SymbolTableTests: XCTestCase {
     func testInternAndLookupManyStrings() {

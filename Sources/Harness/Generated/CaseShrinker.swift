@@ -4,7 +4,7 @@ import TriggerKit
 /// Cuts a disagreeing case down to what the disagreement needs: the one event, then as few triggers,
 /// conditions, clauses, filters, list members and event properties as still disagree (chunks first,
 /// then one by one). A crowd the index needs survives, since removing it ends the disagreement.
-struct CaseShrinker {
+package struct CaseShrinker {
     let contender: GeneratedCheck.Contender
     /// Shrinking stops here and keeps what it has: a case past 4,096 triggers can take many checks.
     var budget: TimeInterval = 30
@@ -110,7 +110,7 @@ struct CaseShrinker {
 
     /// Removes chunks of `items`, halving the chunk down to single items, keeping every removal after
     /// which `keeps` still holds; returns what is left.
-    static func reduce<T>(_ items: [T], keeps: ([T]) -> Bool) -> [T] {
+    package static func reduce<T>(_ items: [T], keeps: ([T]) -> Bool) -> [T] {
         var items = items
         var chunk = max(items.count / 2, 1)
         while !items.isEmpty {

@@ -57,18 +57,18 @@ package struct GeneratedCheck {
     }
 
     /// A case decoded and answered by `reference`.
-    struct Evaluated {
+    package struct Evaluated {
         var corpusJSON: [UInt8]
         var set: TriggerSet
         var vocabulary: Vocabulary
         var columns: EventColumns
         /// For each decoded event, its index in the case's events (invalid events are skipped).
-        var eventOf: [Int]
-        var expected: [[Int]]
+        package var eventOf: [Int]
+        package var expected: [[Int]]
     }
 
     /// Decodes the case as a user's files would be (text, then the decoders); nil when the corpus is refused.
-    static func evaluate(_ c: RuleCase) -> Evaluated? {
+    package static func evaluate(_ c: RuleCase) -> Evaluated? {
         let bytes = Array(c.corpusText.utf8)
         guard let set = try? CorpusDecoder.decode(bytes: bytes) else { return nil }
         let vocabulary = Vocabulary(set)

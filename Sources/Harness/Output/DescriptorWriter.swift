@@ -14,7 +14,7 @@ package struct OutputClosed: Error, CustomStringConvertible {
 /// Writes whole buffers to a file descriptor with write(2), checking every result: a short write is
 /// continued, EINTR retried, EPIPE is `OutputClosed`, any other failure an `InputError` naming the
 /// output and the OS reason (exit 2), never a trap and never silent.
-struct DescriptorWriter {
+package struct DescriptorWriter {
     let descriptor: Int32
     /// The path, or "standard output", for error messages.
     let name: String
@@ -41,12 +41,12 @@ struct DescriptorWriter {
         }
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
     /// `what` failed with `code`: an error naming the output, the OS reason and what to do.
-    static func failure(_ name: String, _ what: String, _ code: Int32) -> InputError {
+    package static func failure(_ name: String, _ what: String, _ code: Int32) -> InputError {
         let reason = String(cString: strerror(code))
         let fix = switch code {
         case ENOSPC, EDQUOT: "free some space or write elsewhere"
@@ -55,5 +55,9 @@ struct DescriptorWriter {
         default: "check the path and the device"
         }
         return InputError(file: name, path: "", reason: "\(what): \(reason); \(fix)")
+    }
+    package init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
     }
 }

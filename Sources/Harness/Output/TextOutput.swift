@@ -12,7 +12,7 @@ package final class TextOutput {
     private let writer: DescriptorWriter
     private var buffer: [UInt8] = []
 
-    init(descriptor: Int32, name: String) {
+    package init(descriptor: Int32, name: String) {
         writer = DescriptorWriter(descriptor: descriptor, name: name)
         buffer.reserveCapacity(1 << 16)
     }

@@ -4,9 +4,9 @@ import TriggerKit
 /// Which Swift toolchain built a shared library, read from its ELF `.comment` section: Swift has no
 /// stable ABI on Linux, and a plugin that links the Swift runtime runs on the runtime `bench` loaded,
 /// so a plugin built by another toolchain is refused before it is loaded.
-enum SwiftToolchain {
+package enum SwiftToolchain {
     /// Why a library built by `bytes` must not be loaded into this process, or nil.
-    static func refusal(plugin bytes: [UInt8]) -> String? {
+    package static func refusal(plugin bytes: [UInt8]) -> String? {
         guard contains(bytes, Array("libswiftCore.so".utf8)) else { return nil }  // not a Swift library
         guard let plugin = compiler(in: bytes),
               let own = (try? BoundedFile.read("/proc/self/exe", limit: 1 << 30)).flatMap(compiler(in:)),
@@ -16,7 +16,7 @@ enum SwiftToolchain {
     }
 
     /// The toolchain's compiler line (`clang version … (https://github.com/swiftlang/llvm-project.git HASH)`).
-    static func compiler(in bytes: [UInt8]) -> String? {
+    package static func compiler(in bytes: [UInt8]) -> String? {
         ELFSections.comment(in: bytes).first { $0.contains("swiftlang/llvm-project") }
     }
 
@@ -34,8 +34,8 @@ enum SwiftToolchain {
 
 /// The strings of a 64-bit little-endian ELF file's `.comment` section; empty for anything else. Every
 /// offset is checked against the file, so a truncated or hostile file yields nothing, never a trap.
-enum ELFSections {
-    static func comment(in bytes: [UInt8]) -> [String] {
+package enum ELFSections {
+    package static func comment(in bytes: [UInt8]) -> [String] {
         guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46,
               bytes[4] == 2, bytes[5] == 1 else { return [] }
         func integer(_ offset: Int, _ size: Int) -> Int? {

@@ -1,10 +1,10 @@
 import TriggerKit
 
 /// Where result rows are made: each measured row with its ratios to `reference` and `floor`.
-enum ResultRows {
+package enum ResultRows {
     /// The rows of a run, in the order measured. A ratio compares like with like: the peer with the
     /// same threads and publication, else the peer's first row.
-    static func assemble(_ measured: [MeasuredRow]) -> [StrategyResult] {
+    package static func assemble(_ measured: [MeasuredRow]) -> [StrategyResult] {
         let timings = Dictionary(measured.map { ($0.key, $0.timing) }, uniquingKeysWith: { first, _ in first })
         let firstOf = Dictionary(measured.map { ($0.key.strategy, $0.timing) }, uniquingKeysWith: { first, _ in first })
         return measured.map { row in
@@ -27,7 +27,7 @@ enum ResultRows {
     /// each: repetitions are interleaved, so repetition k of both ran within seconds of each other, and a
     /// slow spell of a shared host that hits one repetition hits both sides of its ratio (the ratio of
     /// the means let one slow repetition of either side move it). Without, the ratio of the means.
-    static func ratio(_ a: TimingFigures, _ b: TimingFigures) -> Double {
+    package static func ratio(_ a: TimingFigures, _ b: TimingFigures) -> Double {
         Statistics.median(pairedRatios(a, b))
     }
 

@@ -37,11 +37,20 @@ package struct RunMetadata: Codable, Sendable {
             /// Whether it agreed with reference on the conformance and generated cases before it was
             /// timed; false when `--no-plugin-check` skipped that (nil in files from before the check).
             package var checked: Bool? = nil
+            package init(name: String, version: String, path: String, sha256: String, options: [PluginLibrary.Option]? = nil, abiVersion: Int? = nil, checked: Bool? = nil) {
+                self.name = name
+                self.version = version
+                self.path = path
+                self.sha256 = sha256
+                self.options = options
+                self.abiVersion = abiVersion
+                self.checked = checked
+            }
         }
 
         /// The settings the gate holds equal, by JSON name (strategies, threads and publications pick the
         /// rows, which the gate matches one by one).
-        var compared: [(name: String, value: String)] {
+        package var compared: [(name: String, value: String)] {
             [("events", String(events)), ("reference_events", String(referenceEvents)), ("batch_size", String(batchSize)),
              ("warmup_events", String(warmupEvents)), ("allocation_events", String(allocationEvents)),
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
@@ -56,6 +65,23 @@ package struct RunMetadata: Codable, Sendable {
         /// The names `compared` uses, for `--allow-difference`.
         package static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
                                            "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
+        package init(strategies: [String], threads: [Int], publications: [String], publishEveryMs: Int? = nil, prebuiltSets: Bool, deltaTriggers: Int? = nil, events: Int, referenceEvents: Int, batchSize: Int, warmupEvents: Int, allocationEvents: Int, latencyEvents: Int, repetitions: Int, injectedSlowdown: String? = nil, plugins: [Plugin]? = nil) {
+            self.strategies = strategies
+            self.threads = threads
+            self.publications = publications
+            self.publishEveryMs = publishEveryMs
+            self.prebuiltSets = prebuiltSets
+            self.deltaTriggers = deltaTriggers
+            self.events = events
+            self.referenceEvents = referenceEvents
+            self.batchSize = batchSize
+            self.warmupEvents = warmupEvents
+            self.allocationEvents = allocationEvents
+            self.latencyEvents = latencyEvents
+            self.repetitions = repetitions
+            self.injectedSlowdown = injectedSlowdown
+            self.plugins = plugins
+        }
     }
 
     /// What the machine looked like around the run; nil where this system does not say.
@@ -76,6 +102,16 @@ package struct RunMetadata: Codable, Sendable {
         package var hypervisor: Bool?
         /// Address-space layout randomisation (`/proc/sys/kernel/randomize_va_space`: 0 off, 2 full).
         package var aslr: Int?
+        package init(loadBefore: [Double]? = nil, loadAfter: [Double]? = nil, othersBusyBefore: Double? = nil, othersBusyAfter: Double? = nil, governor: String? = nil, boost: Bool? = nil, hypervisor: Bool? = nil, aslr: Int? = nil) {
+            self.loadBefore = loadBefore
+            self.loadAfter = loadAfter
+            self.othersBusyBefore = othersBusyBefore
+            self.othersBusyAfter = othersBusyAfter
+            self.governor = governor
+            self.boost = boost
+            self.hypervisor = hypervisor
+            self.aslr = aslr
+        }
     }
 
     package var timestamp: String
@@ -86,6 +122,16 @@ package struct RunMetadata: Codable, Sendable {
     package var command: [String]
     package var settings: Settings
     package var noise: Noise
+    package init(timestamp: String, commit: String? = nil, dirty: Bool? = nil, label: String? = nil, host: String, command: [String], settings: Settings, noise: Noise) {
+        self.timestamp = timestamp
+        self.commit = commit
+        self.dirty = dirty
+        self.label = label
+        self.host = host
+        self.command = command
+        self.settings = settings
+        self.noise = noise
+    }
 }
 
 extension RunMetadata.Noise {

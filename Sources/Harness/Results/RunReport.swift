@@ -25,7 +25,7 @@ package struct RunReport: Codable, Sendable {
             self.specSha256 = specSha256
         }
 
-        init(_ spec: WorkloadSpec, events: Int) {
+        package init(_ spec: WorkloadSpec, events: Int) {
             name = spec.name
             seed = spec.seed
             self.events = events

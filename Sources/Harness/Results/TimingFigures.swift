@@ -5,6 +5,10 @@ package struct TimingFigures: Codable, Sendable, Equatable {
     /// reader threads' batches, merged: each batch's time over its size, on its thread, is one sample.
     package struct Latency: Codable, Sendable, Equatable {
         package var mean, p50, p90, p99, p999, max: Double
+
+        package init(mean: Double, p50: Double, p90: Double, p99: Double, p999: Double, max: Double) {
+            (self.mean, self.p50, self.p90, self.p99, self.p999, self.max) = (mean, p50, p90, p99, p999, max)
+        }
     }
 
     package var eventsPerSecond: Double
@@ -22,5 +26,14 @@ package struct TimingFigures: Codable, Sendable, Equatable {
     package var repetitionRange: (fastest: Double, slowest: Double)? {
         guard let s = nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
         return (lo, hi)
+    }
+    package init(eventsPerSecond: Double, nsPerEvent: Latency, cpuSeconds: Double, wallSeconds: Double, perThreadEventsPerSecond: [Double]? = nil, nsPerEventSamples: [Double]? = nil, meanCi95: [Double]? = nil) {
+        self.eventsPerSecond = eventsPerSecond
+        self.nsPerEvent = nsPerEvent
+        self.cpuSeconds = cpuSeconds
+        self.wallSeconds = wallSeconds
+        self.perThreadEventsPerSecond = perThreadEventsPerSecond
+        self.nsPerEventSamples = nsPerEventSamples
+        self.meanCi95 = meanCi95
     }
 }

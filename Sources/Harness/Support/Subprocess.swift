@@ -3,12 +3,12 @@ import Foundation
 import TriggerKit
 
 /// Runs the tools the harness drives (valgrind, strip, other builds of bench).
-enum Subprocess {
+package enum Subprocess {
     /// Runs a tool to completion; returns its standard output, or throws with its standard error.
     @discardableResult
     /// `failure`: the error for an exit status (not a signal) and the child's last error lines, where a
     /// caller gives a status its own meaning (nil: the default one-line `InputError`).
-    static func run(_ tool: String, _ arguments: [String], what: String,
+    package static func run(_ tool: String, _ arguments: [String], what: String,
                     failure: (Int32, String) -> (any Error)? = { _, _ in nil }) throws -> String {
         let process = Process()
         // Swift seeds Set and Dictionary hashing per process; a fixed seed keeps instruction counts repeatable.

@@ -146,9 +146,9 @@ package struct Sweep: Codable, Sendable {
 }
 
 /// Ordinary least squares with an intercept, by the normal equations (a handful of columns).
-enum LeastSquares {
+package enum LeastSquares {
     /// Coefficients `[intercept, b1, …]` and R², or nil when the system is singular or too small.
-    static func fit(_ xs: [[Double]], _ ys: [Double]) -> ([Double], Double)? {
+    package static func fit(_ xs: [[Double]], _ ys: [Double]) -> ([Double], Double)? {
         let n = ys.count, m = (xs.first?.count ?? 0) + 1
         guard n > m - 1, m > 1 else { return nil }
         let rows = xs.map { [1] + $0 }

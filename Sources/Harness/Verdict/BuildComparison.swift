@@ -98,6 +98,12 @@ package struct BuildComparison: Sendable {
             if isSlower(minimumEffect: minimumEffect) { return .slower }
             return interval[1] < 1 + tolerance ? .notSlower : .undecided
         }
+        package init(strategy: String, build: String, ratio: Double, interval: [Double]) {
+            self.strategy = strategy
+            self.build = build
+            self.ratio = ratio
+            self.interval = interval
+        }
     }
 
     package enum Verdict: String, Sendable, Codable {
@@ -118,7 +124,7 @@ package struct BuildComparison: Sendable {
     }
 
     /// `changes` as lines: each with whether its interval includes 1 (no difference shown).
-    func changeLines(baseline: String) -> [String] {
+    package func changeLines(baseline: String) -> [String] {
         guard let first = rows.first?.build else { return [] }
         return changes(baseline: baseline).map { c in
             let verdict = c.interval[0] <= 1 && 1 <= c.interval[1] ? "includes 1: no difference shown"

@@ -43,7 +43,7 @@ package enum Conformance {
     }
 
     /// `Corpora/conformance` of the checkout this binary was built from.
-    static var sourceTreeDirectory: String {
+    package static var sourceTreeDirectory: String {
         SourceTree.root.map { $0 + "/Corpora/conformance" } ?? "Corpora/conformance"
     }
 

@@ -197,7 +197,7 @@ package enum Gate {
                               refusal: "runs made with different settings", fix: "rerun with the baseline's settings", options: options, notes: &notes)
     }
 
-    static func compareRow(_ row: String, _ b: StrategyResult, _ c: StrategyResult, options: Options) -> [Finding] {
+    package static func compareRow(_ row: String, _ b: StrategyResult, _ c: StrategyResult, options: Options) -> [Finding] {
         var out: [Finding] = []
         // Tier 1, exact: the matches themselves.
         let sameMatches = b.matches.checksum == c.matches.checksum

@@ -3,7 +3,7 @@
 /// and U+212A (Kelvin, folded with `k`), the only code points outside ASCII whose case orbit holds an
 /// ASCII letter; `foldsOutsideASCII` finds them. Used by the regex literal index (`LiteralKeys`) and by
 /// patterns decided without RE2 (`LiteralPattern`).
-enum ASCIIFold {
+package enum ASCIIFold {
     static let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
 
     /// ASCII capitals lowercased in all eight bytes at once; other bytes unchanged.
@@ -16,7 +16,7 @@ enum ASCIIFold {
     }
 
     @inline(__always)
-    static func lower(_ c: UInt8) -> UInt8 { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c }
+    package static func lower(_ c: UInt8) -> UInt8 { c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c }
 
     /// The low `g` bytes of a word.
     @inline(__always)
@@ -38,7 +38,7 @@ enum ASCIIFold {
 
     /// Up to 8 bytes of `text` from `at` as a little-endian word, folded (zero past `n`).
     @inline(__always)
-    static func word(_ text: UnsafePointer<UInt8>, at: Int, count n: Int) -> UInt64 { fold(load(text, at: at, count: n)) }
+    package static func word(_ text: UnsafePointer<UInt8>, at: Int, count n: Int) -> UInt64 { fold(load(text, at: at, count: n)) }
 
     /// Whether some byte of `w` is zero.
     @inline(__always)
@@ -47,7 +47,7 @@ enum ASCIIFold {
     /// Whether `text` holds U+017F or U+212A, which RE2 folds with `s` and `k`. Pure ASCII words are
     /// passed eight bytes at a time.
     @inline(__always)
-    static func foldsOutsideASCII(_ text: UnsafePointer<UInt8>, count n: Int) -> Bool {
+    package static func foldsOutsideASCII(_ text: UnsafePointer<UInt8>, count n: Int) -> Bool {
         var k = 0
         while k &+ 8 <= n, load(text, at: k, count: n) & high == 0 { k &+= 8 }
         while k < n {

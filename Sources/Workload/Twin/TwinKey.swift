@@ -3,7 +3,7 @@ import TriggerKit
 
 /// One twin property key: draws its values for events, and chooses filter constants that make a
 /// filter on it pass on a given share of the values.
-struct TwinKey {
+package struct TwinKey {
     let type: PropertyType
     /// Numbers: the most frequent values and their shares, quantiles of the rest, whether integers.
     let atoms: [(value: Double, share: Double)]
@@ -204,7 +204,7 @@ struct TwinKey {
 
     /// Indices into falling `weights` that together hold about `mass`, up to `limit` of them (largest
     /// first that still fit, so a small mass gets a rare value rather than none).
-    static func pick(_ weights: [Double], for mass: Double, limit: Int, _ rng: inout DeterministicRandom) -> [Int] {
+    package static func pick(_ weights: [Double], for mass: Double, limit: Int, _ rng: inout DeterministicRandom) -> [Int] {
         // The first rank whose weight is at most `w` (weights fall with rank).
         func firstAtMost(_ w: Double) -> Int {
             var lo = 0, hi = weights.count

@@ -4,8 +4,8 @@ import Foundation
 /// at 1 or 10 ns would not show cost), with a whisker: the bootstrap 95 % interval of the mean (none
 /// with one repetition), or p50–p99 of single events (the mean's interval for rows without
 /// single-event timings).
-struct BarChart {
-    enum Whisker { case meanInterval, percentiles }
+package struct BarChart {
+    package enum Whisker { case meanInterval, percentiles }
 
     var report: RunReport
     var whisker = Whisker.meanInterval
@@ -19,7 +19,7 @@ struct BarChart {
         }
     }
 
-    func svg(standalone: Bool = false) -> String {
+    package func svg(standalone: Bool = false) -> String {
         let rows = report.results
         let rowHeight = 26.0, left = 230.0, plotWidth = 600.0, top = 30.0
         let height = top + Double(rows.count) * rowHeight + 44
@@ -58,5 +58,9 @@ struct BarChart {
             s += "<text x=\"\(labelX + 6)\" y=\"\(y + 16)\" fill=\"currentColor\">\(RunReport.ns(r.timing.nsPerEvent.mean)) ns</text>\n"
         }
         return s + "</svg>\n"
+    }
+    package init(report: RunReport, whisker: Whisker = .meanInterval) {
+        self.report = report
+        self.whisker = whisker
     }
 }

@@ -3,24 +3,29 @@ import Foundation
 /// A small SVG line chart with log axes (or a categorical x axis), drawn without scripts so a file
 /// or an HTML page shows it as is. Axes and text use `currentColor`, so a page's light or dark
 /// theme colours them; a standalone file gets a white background.
-struct LineChart {
-    struct Series {
+package struct LineChart {
+    package struct Series {
         var name: String
         var color: String
         var points: [(x: Double, y: Double)]
+        package init(name: String, color: String, points: [(x: Double, y: Double)]) {
+            self.name = name
+            self.color = color
+            self.points = points
+        }
     }
 
     var title: String
     var xLabel: String
     var yLabel: String
-    var series: [Series]
+    package var series: [Series]
     /// Category names for x = 0, 1, 2, …; nil for a log-scaled numeric x axis. A "\n" in a name
     /// breaks its tick label into lines.
     var categories: [String]?
-    var width = 760.0
-    var plotHeight = 300.0
+    package var width = 760.0
+    package var plotHeight = 300.0
 
-    func svg(standalone: Bool) -> String {
+    package func svg(standalone: Bool) -> String {
         let left = 70.0, top = 40.0, right = 80.0
         let tickLines = Double(categories?.map { $0.split(separator: "\n").count }.max() ?? 1)
         let xLabelY = top + plotHeight + 22 + 14 * tickLines, legendTop = xLabelY + 16
@@ -134,5 +139,12 @@ struct LineChart {
         // Hues apart from the strategies' and from each other (no second green).
         let others = ["#8e44ad", "#d35400", "#2c3e50", "#c2185b", "#b8860b", "#5d4037"]
         return known[strategy] ?? others[index % others.count]
+    }
+    package init(title: String, xLabel: String, yLabel: String, series: [Series], categories: [String]? = nil) {
+        self.title = title
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+        self.series = series
+        self.categories = categories
     }
 }

@@ -3,13 +3,15 @@ extension PredicateProgram {
     /// `CompiledRegex` per distinct pattern, so that is one slot per pattern, found without hashing the
     /// pattern's text for every regex filter of every rebuild. Open addressing on the object's address
     /// (cheaper than a dictionary here); 0 marks an empty cell.
-    struct RegexSlots {
+    package struct RegexSlots {
         private var keys = [UInt](repeating: 0, count: 64)
         private var slots = [Int32](repeating: 0, count: 64)
         private var used = 0
 
+        package init() {}
+
         /// The slot of `re`, or `next` (recorded as its slot) when `re` is new.
-        mutating func slot(of re: CompiledRegex, next: Int32) -> Int32 {
+        package mutating func slot(of re: CompiledRegex, next: Int32) -> Int32 {
             let key = UInt(bitPattern: ObjectIdentifier(re))
             let i = cell(of: key)
             if keys[i] == key { return slots[i] }
@@ -41,7 +43,7 @@ extension PredicateProgram {
     }
 
     /// Sorts `pool[from...]` and drops its repeats in place; returns how many distinct ids remain there.
-    static func sortUniqueTail(_ pool: inout FrozenBuffer<Int32>.Builder, from first: Int) -> Int {
+    package static func sortUniqueTail(_ pool: inout FrozenBuffer<Int32>.Builder, from first: Int) -> Int {
         let kept = pool.withTail(from: first) { tail -> Int in
             tail.sort()
             var kept = 0

@@ -54,7 +54,7 @@ extension PredicateProgram {
     /// would more than double the entries.
     /// `merge: false` keeps every span to its bucket (`predicate-index`, when an any-purchase or any-push
     /// bucket has an index of its own rather than a copy behind each product's or campaign's span).
-    func spans(for buckets: TriggerBuckets, merge: Bool = true) -> Spans {
+    package func spans(for buckets: TriggerBuckets, merge: Bool = true) -> Spans {
         let companion = buckets.companions()
         var copies = 0
         for b in 0..<buckets.bucketCount where companion[b] >= 0 { copies += buckets.range(of: companion[b]).count }
@@ -74,7 +74,7 @@ extension PredicateProgram {
 
     /// Compiled entries in one span per bucket (`spans(for:)`), as `compiled` and `predicate-index` scan them.
     package struct Spans: Sendable {
-        let entries: FrozenBuffer<Entry>
+        package let entries: FrozenBuffer<Entry>
         /// Bucket `b`'s span is `entries[start[b]..<start[b + 1]]`.
         let start: FrozenBuffer<Int32>
         /// Whether each span holds its companion bucket's entries too; if not, an event with two buckets
@@ -82,7 +82,7 @@ extension PredicateProgram {
         let merged: Bool
 
         @inline(__always)
-        func range(of bucket: Int32) -> Range<Int> { Int(start[Int(bucket)])..<Int(start[Int(bucket) + 1]) }
+        package func range(of bucket: Int32) -> Range<Int> { Int(start[Int(bucket)])..<Int(start[Int(bucket) + 1]) }
     }
 
     /// Scans one bucket (`range` of `entries`) for event `i` (see `screenAndEvaluate`). `compiled`

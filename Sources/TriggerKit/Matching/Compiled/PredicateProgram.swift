@@ -4,7 +4,7 @@
 /// A class, not a struct: an out-of-line bucket scan is passed a reference, not a copy of the program.
 @usableFromInline package final class PredicateProgram: Sendable {
     /// What a compiled predicate does; the type check is part of the opcode.
-    @usableFromInline enum Code: UInt8, Sendable, BitwiseCopyable {
+    @usableFromInline package enum Code: UInt8, Sendable, BitwiseCopyable {
         case exists, notExists
         case numEq, numNe, numGt, numGte, numLt, numLte, numIn, numNotIn
         case strEq, strNe, strIn, strNotIn, regex, notRegex
@@ -15,9 +15,9 @@
         case regexSearch, notRegexSearch
     }
 
-    @usableFromInline struct Predicate: Sendable, BitwiseCopyable {
+    @usableFromInline package struct Predicate: Sendable, BitwiseCopyable {
         @usableFromInline var key: Int32
-        @usableFromInline var code: Code
+        @usableFromInline package var code: Code
         /// Bit `1 << tag` is set for each `ValueTag` of the filter's type (number: int and double).
         @usableFromInline var tagMask: UInt8
         @usableFromInline var holdsOnMissing: Bool

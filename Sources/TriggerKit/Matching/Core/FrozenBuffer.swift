@@ -47,25 +47,25 @@ extension FrozenBuffer where Element: BitwiseCopyable {
     /// becomes a `FrozenBuffer` without a copy: a build appends thousands of predicates and entries,
     /// and an `Array` then `FrozenBuffer(array)` paid uniqueness checks per append, a copy per doubling
     /// and a final copy.
-    struct Builder: ~Copyable {
+    package struct Builder: ~Copyable {
         private var base: UnsafeMutablePointer<Element>
         private(set) var count = 0
         private var capacity: Int
 
-        init(capacity: Int = 64) {
+        package init(capacity: Int = 64) {
             self.capacity = Swift.max(capacity, 1)
             base = FrozenBuffer.allocate(self.capacity)
         }
 
         deinit { free(base) }
 
-        mutating func append(_ element: Element) {
+        package mutating func append(_ element: Element) {
             if count == capacity { resize(to: capacity * 2) }
             (base + count).initialize(to: element)
             count += 1
         }
 
-        subscript(i: Int) -> Element {
+        package subscript(i: Int) -> Element {
             get {
                 precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
                 return base[i]
@@ -77,7 +77,7 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         }
 
         /// Drops the elements from `newCount` on.
-        mutating func truncate(to newCount: Int) {
+        package mutating func truncate(to newCount: Int) {
             precondition(newCount >= 0 && newCount <= count)
             count = newCount
         }
@@ -101,7 +101,7 @@ extension FrozenBuffer where Element: BitwiseCopyable {
         /// The appended elements as a frozen buffer (the memory changes hands; nothing is copied).
         /// `shrinking: false` keeps the spare capacity: for short-lived buffers, where the shrinking
         /// `realloc` (a copy, with jemalloc) cost more than the memory.
-        consuming func freeze(shrinking: Bool = true) -> FrozenBuffer<Element> {
+        package consuming func freeze(shrinking: Bool = true) -> FrozenBuffer<Element> {
             // Down to size first (the matcher keeps it as long as the set lives); shrinking stays in place.
             if shrinking, capacity > Swift.max(count, 1) { resize(to: Swift.max(count, 1)) }
             let frozen = FrozenBuffer(adopting: base, count: count)

@@ -65,5 +65,5 @@ import Darwin
     }
 
     /// The elements; valid while this column (or a copy sharing its memory) is alive and not appended to.
-    var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
+    package var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: storage.base, count: storage.count) }
 }

@@ -2,7 +2,7 @@
 /// filed: how many conditions each equality value and each regex literal key would gather. A
 /// condition is then filed under its most selective access, whatever the order of its clauses
 /// (`CrowdIndex.access`).
-struct AccessStatistics {
+package struct AccessStatistics {
     /// Conditions per key (equality values and literal keys, as the equality table files them).
     var counts: [CrowdIndex.EqualityKey: Int32] = [:]
     /// The literal keys of each regex slot's pattern, read once.
@@ -15,7 +15,7 @@ struct AccessStatistics {
     var literalsAllowed = false
     static let literalThreshold = 256
 
-    init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+    package init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         total = entries.count
         literalsAllowed = total >= Self.literalThreshold
         for e in entries {

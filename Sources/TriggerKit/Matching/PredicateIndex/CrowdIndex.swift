@@ -1,10 +1,10 @@
 /// The index of one crowded bucket: equality hash, numeric range lists, and the residual.
-struct CrowdIndex: Sendable {
+package struct CrowdIndex: Sendable {
     /// A property key and a canonical value: numbers that compare equal (3 and 3.0) share a key.
-    struct EqualityKey: Hashable, Sendable {
+    package struct EqualityKey: Hashable, Sendable {
         let key: Int32
         /// 0 integral number, 1 other number, 2 string id, 3 boolean; above, a regex literal (`LiteralKeys`).
-        let kind: UInt8
+        package let kind: UInt8
         let bits: UInt64
 
         init(key: Int32, kind: UInt8, bits: UInt64) {
@@ -15,7 +15,7 @@ struct CrowdIndex: Sendable {
 
         /// The canonical key of a compact value; nil for values no equality predicate can match.
         @inline(__always)
-        init?(key: Int32, tag: UInt8, bits: UInt64) {
+        package init?(key: Int32, tag: UInt8, bits: UInt64) {
             self.key = key
             switch tag {
             case ValueTag.int.rawValue: kind = 0; self.bits = bits
@@ -38,7 +38,7 @@ struct CrowdIndex: Sendable {
     var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
     /// Each equality key's conditions: `e` to evaluate, `~e` (negative) to accept as found, when the
     /// key's equality is the condition's only filter. Regex literal keys hold only `e`.
-    var equalityEntries: [Int32] = []
+    package var equalityEntries: [Int32] = []
     /// Each key's range lists and bands, found through a flat table of positions
     /// and probed in place: a dictionary lookup hashed the key and copied the lists out, retaining each.
     var rangeAt = FlatTable<Int32>(positionsOf: [])
@@ -56,11 +56,11 @@ struct CrowdIndex: Sendable {
     /// pattern of a condition that is that regex alone (checked, then accepted without evaluation); -1
     /// for the others; empty without such conditions. Kept after the fields every probe reads, so
     /// adding it left their places as they were.
-    var literalExact = FrozenBuffer<Int32>([])
+    package var literalExact = FrozenBuffer<Int32>([])
 
     /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
     /// to match, or in the residual that every probe returns.
-    enum Access {
+    package enum Access {
         /// An equality value, or a regex literal key (`LiteralKeys`) when `literal`.
         case keyed(EqualityKey, literal: Bool)
         /// A lower and an upper bound on one key.
@@ -97,7 +97,7 @@ struct CrowdIndex: Sendable {
     /// literal by its count (a literal loses ties: RE2 verifies its candidates), a two-sided band on
     /// one key as an eighth of the crowd, a one-sided range as half. Reads the program in place and
     /// allocates nothing but a pattern's literals, once per regex.
-    static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram, statistics: inout AccessStatistics) -> Access {
+    package static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram, statistics: inout AccessStatistics) -> Access {
         let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
         var best = Access.residual, cost = Double.infinity
         var lower: PredicateProgram.Predicate?, firstRanged: PredicateProgram.Predicate?
@@ -145,7 +145,7 @@ struct CrowdIndex: Sendable {
     }
 
     /// `prunesEnough` for the conditions `entries` of `compiled`, without building the index.
-    static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+    package static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
                              statistics: inout AccessStatistics) -> Bool {
         var residual = 0, ranged = 0
         for e in entries {

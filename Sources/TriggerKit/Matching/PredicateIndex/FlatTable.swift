@@ -2,7 +2,7 @@
 /// allocated memory with open addressing: a lookup is a multiply, a shift and a compare or two. The
 /// indexes probe one per event property; a Swift `Dictionary` hashed each key with SipHash and was
 /// reference counted per lookup.
-struct FlatTable<Value: Sendable & BitwiseCopyable>: Sendable {
+package struct FlatTable<Value: Sendable & BitwiseCopyable>: Sendable {
     struct Slot: Sendable, BitwiseCopyable {
         var bits: UInt64
         var key: Int32
@@ -17,7 +17,7 @@ struct FlatTable<Value: Sendable & BitwiseCopyable>: Sendable {
     /// Capacity − 1 (a power of two); the shift takes the hash's top bits.
     let mask: Int
     let shift: UInt64
-    let count: Int
+    package let count: Int
 
     /// `entries` must not repeat a key; `kind` must not be `empty`. `filler` fills the free slots.
     init(_ entries: [(key: Int32, kind: UInt8, bits: UInt64, value: Value)], filler: Value) {
@@ -61,12 +61,12 @@ struct FlatTable<Value: Sendable & BitwiseCopyable>: Sendable {
 
 extension FlatTable {
     /// A table keyed by `CrowdIndex.EqualityKey`.
-    init(_ entries: [(CrowdIndex.EqualityKey, Value)], filler: Value) {
+    package init(_ entries: [(CrowdIndex.EqualityKey, Value)], filler: Value) {
         self.init(entries.map { (key: $0.0.key, kind: $0.0.kind, bits: $0.0.bits, value: $0.1) }, filler: filler)
     }
 
     @inline(__always)
-    subscript(_ k: CrowdIndex.EqualityKey) -> Value? { value(key: k.key, kind: k.kind, bits: k.bits) }
+    package subscript(_ k: CrowdIndex.EqualityKey) -> Value? { value(key: k.key, kind: k.kind, bits: k.bits) }
 }
 
 extension FlatTable where Value == Int32 {

@@ -27,10 +27,10 @@ package struct PredicateIndexMatcher: Matcher {
     /// Per bucket, the index in `crowds` of its span; -1 when the span is scanned; `crowds.count + k`
     /// when it is `counted[k]`. One load decides all three, and a scanned span tests only the sign, as
     /// before counting existed (a second test there cost every scanned event instructions).
-    let crowdOfBucket: FrozenBuffer<Int32>
+    package let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
-    let crowds: FrozenBuffer<CrowdIndex>
+    package let crowds: FrozenBuffer<CrowdIndex>
     let counted: FrozenBuffer<CountingIndex>
     /// The most conditions an indexed or counted span holds: room for every candidate its index can return.
     let largestCrowd: Int

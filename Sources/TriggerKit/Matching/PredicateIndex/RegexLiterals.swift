@@ -4,14 +4,14 @@
 /// Anything the parser does not understand ends a run, or gives up on the whole pattern; both only
 /// make the index return more candidates, never fewer. Letters are lowercased: the search is
 /// case-insensitive, and `LiteralProbe` folds the text the same way.
-struct RegexLiterals: Equatable {
+package struct RegexLiterals: Equatable {
     /// Required at the start of the text (the pattern starts with `^` and a literal).
-    var prefix: [UInt8]?
+    package var prefix: [UInt8]?
     /// Required somewhere in the text, each non-empty.
-    var factors: [[UInt8]] = []
+    package var factors: [[UInt8]] = []
 
     /// `pattern` as written in a corpus (compiled in NFC, so read in NFC).
-    init(pattern: String) {
+    package init(pattern: String) {
         self.init(nfcBytes: Array(CanonicalText.nfc(pattern).utf8))
     }
 
