@@ -56,6 +56,7 @@ package struct DescriptorWriter {
         }
         return InputError(file: name, path: "", reason: "\(what): \(reason); \(fix)")
     }
+
     package init(descriptor: Int32, name: String) {
         self.descriptor = descriptor
         self.name = name

@@ -19,6 +19,7 @@ package struct Environment: Codable, Sendable, Equatable {
         return Environment(cpu: model, cores: ProcessInfo.processInfo.activeProcessorCount, kernel: kernel,
                            swift: BuildInfo.swiftVersion, jemalloc: AllocatorStats.version, mallocConf: AllocatorStats.mallocConf)
     }
+
     package init(cpu: String, cores: Int, kernel: String, swift: String, jemalloc: String? = nil, mallocConf: String? = nil) {
         self.cpu = cpu
         self.cores = cores

@@ -8,6 +8,7 @@ package struct MeasuredRow {
     var memory: MemoryFigures
     var publishing: PublishingFigures?
     var latencyNs: EventLatency?
+
     package init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?, latencyNs: EventLatency?) {
         self.key = key
         self.matches = matches

@@ -12,6 +12,7 @@ package struct MemoryFigures: Codable, Sendable, Equatable {
     /// for a set a delta made): not in `buildSeconds` and `matcherBytes`, which are the plugin's own.
     package var hostBuildSeconds: Double?
     package var hostBytes: Int?
+
     package init(allocationsPerEvent: Double, bytesPerEvent: Double, buildSeconds: Double, matcherBytes: Int? = nil, scratchBytes: Int? = nil, hostBuildSeconds: Double? = nil, hostBytes: Int? = nil) {
         self.allocationsPerEvent = allocationsPerEvent
         self.bytesPerEvent = bytesPerEvent

@@ -37,6 +37,7 @@ package struct RunMetadata: Codable, Sendable {
             /// Whether it agreed with reference on the conformance and generated cases before it was
             /// timed; false when `--no-plugin-check` skipped that (nil in files from before the check).
             package var checked: Bool? = nil
+
             package init(name: String, version: String, path: String, sha256: String, options: [PluginLibrary.Option]? = nil, abiVersion: Int? = nil, checked: Bool? = nil) {
                 self.name = name
                 self.version = version
@@ -65,6 +66,7 @@ package struct RunMetadata: Codable, Sendable {
         /// The names `compared` uses, for `--allow-difference`.
         package static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
                                            "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
+
         package init(strategies: [String], threads: [Int], publications: [String], publishEveryMs: Int? = nil, prebuiltSets: Bool, deltaTriggers: Int? = nil, events: Int, referenceEvents: Int, batchSize: Int, warmupEvents: Int, allocationEvents: Int, latencyEvents: Int, repetitions: Int, injectedSlowdown: String? = nil, plugins: [Plugin]? = nil) {
             self.strategies = strategies
             self.threads = threads
@@ -102,6 +104,7 @@ package struct RunMetadata: Codable, Sendable {
         package var hypervisor: Bool?
         /// Address-space layout randomisation (`/proc/sys/kernel/randomize_va_space`: 0 off, 2 full).
         package var aslr: Int?
+
         package init(loadBefore: [Double]? = nil, loadAfter: [Double]? = nil, othersBusyBefore: Double? = nil, othersBusyAfter: Double? = nil, governor: String? = nil, boost: Bool? = nil, hypervisor: Bool? = nil, aslr: Int? = nil) {
             self.loadBefore = loadBefore
             self.loadAfter = loadAfter
@@ -122,6 +125,7 @@ package struct RunMetadata: Codable, Sendable {
     package var command: [String]
     package var settings: Settings
     package var noise: Noise
+
     package init(timestamp: String, commit: String? = nil, dirty: Bool? = nil, label: String? = nil, host: String, command: [String], settings: Settings, noise: Noise) {
         self.timestamp = timestamp
         self.commit = commit

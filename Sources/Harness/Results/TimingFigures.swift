@@ -27,6 +27,7 @@ package struct TimingFigures: Codable, Sendable, Equatable {
         guard let s = nsPerEventSamples, s.count > 1, let lo = s.min(), let hi = s.max(), lo > 0 else { return nil }
         return (lo, hi)
     }
+
     package init(eventsPerSecond: Double, nsPerEvent: Latency, cpuSeconds: Double, wallSeconds: Double, perThreadEventsPerSecond: [Double]? = nil, nsPerEventSamples: [Double]? = nil, meanCi95: [Double]? = nil) {
         self.eventsPerSecond = eventsPerSecond
         self.nsPerEvent = nsPerEvent

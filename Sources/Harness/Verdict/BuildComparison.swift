@@ -98,6 +98,7 @@ package struct BuildComparison: Sendable {
             if isSlower(minimumEffect: minimumEffect) { return .slower }
             return interval[1] < 1 + tolerance ? .notSlower : .undecided
         }
+
         package init(strategy: String, build: String, ratio: Double, interval: [Double]) {
             self.strategy = strategy
             self.build = build

@@ -59,6 +59,7 @@ package struct BarChart {
         }
         return s + "</svg>\n"
     }
+
     package init(report: RunReport, whisker: Whisker = .meanInterval) {
         self.report = report
         self.whisker = whisker

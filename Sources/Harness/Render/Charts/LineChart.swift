@@ -8,6 +8,7 @@ package struct LineChart {
         var name: String
         var color: String
         var points: [(x: Double, y: Double)]
+
         package init(name: String, color: String, points: [(x: Double, y: Double)]) {
             self.name = name
             self.color = color
@@ -140,6 +141,7 @@ package struct LineChart {
         let others = ["#8e44ad", "#d35400", "#2c3e50", "#c2185b", "#b8860b", "#5d4037"]
         return known[strategy] ?? others[index % others.count]
     }
+
     package init(title: String, xLabel: String, yLabel: String, series: [Series], categories: [String]? = nil) {
         self.title = title
         self.xLabel = xLabel
