@@ -108,6 +108,12 @@ final class PluginTests: XCTestCase {
         XCTAssertNotNil(pluginRow.memory.hostBytes)
         XCTAssertNil(report.results.first { $0.strategy == "compiled" }?.memory.hostBuildSeconds)
         XCTAssertTrue(report.table().contains("plugin:linear-scan: its build took"), report.table())
+        // The results file says which plugin build was measured and that it was checked first.
+        let recorded = try XCTUnwrap(report.run?.settings.plugins)
+        XCTAssertEqual(recorded.map(\.name), ["linear-scan"])
+        XCTAssertEqual(recorded.first?.checked, true)
+        XCTAssertEqual(recorded.first?.sha256, plugin.sha256)
+        XCTAssertEqual(report.run?.settings.strategies, ["compiled", "plugin:linear-scan"])
     }
 
     func testAWrongPluginFailsTheRunAndConformanceNamesTheCase() throws {

@@ -14,7 +14,9 @@ final class ResultsFileContentsTests: XCTestCase {
     }
 
     func testARunsJSONAndCSVCarryEveryFigureTheyPromise() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.bench), "swift test builds bench beside the tests: \(Self.bench)")
+        guard FileManager.default.isExecutableFile(atPath: Self.bench) else {
+            return XCTFail("swift test builds bench beside the tests: \(Self.bench)")
+        }
         let folder = NSTemporaryDirectory() + "results-contents-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -22,6 +24,22 @@ final class ResultsFileContentsTests: XCTestCase {
         _ = try Subprocess.run(Self.bench, ["run", "--workload", "tiny", "--threads", "1,2", "--repetitions", "2", "--events", "20000",
                                             "--reference-events", "2000", "--latency-events", "2000", "--json", json, "--csv", csv], what: "bench run")
         XCTAssertEqual(Self.problems(json: json, csv: csv), [])
+
+        // The check itself: the same file without its percentiles and jemalloc block, a null host and
+        // a CSV line short, must be refused on each count.
+        var doc = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        doc["jemalloc"] = nil
+        var run = try XCTUnwrap(doc["run"] as? [String: Any])
+        run["host"] = NSNull()
+        doc["run"] = run
+        doc["results"] = try XCTUnwrap(doc["results"] as? [[String: Any]]).map { var r = $0; r["latency_ns"] = nil; return r }
+        try JSONSerialization.data(withJSONObject: doc).write(to: URL(fileURLWithPath: json))
+        let lines = try String(contentsOfFile: csv, encoding: .utf8).split(whereSeparator: \.isNewline)
+        try (lines.dropLast().joined(separator: "\r\n") + "\r\n").write(toFile: csv, atomically: true, encoding: .utf8)
+        let found = Self.problems(json: json, csv: csv)
+        for expected in ["run.host missing", "jemalloc block lacks", "reference none x1: no ordered single-event percentiles", "the CSV has"] {
+            XCTAssertTrue(found.contains { $0.contains(expected) }, "\(expected) not among \(found)")
+        }
     }
 
     /// What is wrong with a results file and its CSV, one line each (empty: nothing).
@@ -31,7 +49,7 @@ final class ResultsFileContentsTests: XCTestCase {
         var problems: [String] = []
         if doc["schema"] as? String != "trigger-bench-results/2" { problems.append("schema is \(doc["schema"] ?? "missing")") }
         let run = doc["run"] as? [String: Any] ?? [:]
-        for key in ["timestamp", "host", "command", "settings", "noise"] where run[key] == nil { problems.append("run.\(key) missing") }
+        for key in ["timestamp", "host", "command", "settings", "noise"] where run[key] == nil || run[key] is NSNull { problems.append("run.\(key) missing") }
         let jemalloc = doc["jemalloc"] as? [String: Any] ?? [:]
         if !["after_generation", "after_build", "end"].allSatisfy({ jemalloc[$0] != nil }) {
             problems.append("the top-level jemalloc block lacks after_generation, after_build or end")

@@ -7,7 +7,8 @@ package struct RunStrategy: Sendable {
     package let name: String
     /// What the results file records of where a foreign strategy came from (nil: built in).
     package let origin: RunMetadata.Settings.Plugin?
-    /// What the instruction counter's child process is given, after `--child NAME`, to make it again.
+    /// The extra arguments the instruction counter's child process (`bench instructions --child NAME`) is
+    /// given to make this strategy again (a plugin's `--child-plugin PATH,options`).
     package let childArguments: [String]
     /// The strategy for the loaded input (a foreign one may need the corpus as JSON text).
     let resolve: @Sendable (LoadedInput) throws -> StrategyRegistry.Strategy

@@ -1,5 +1,6 @@
 /// The bootstrap's own seeded stream (SplitMix64): statistics need reproducible draws, not the
-/// workload generator's, so this folder depends on nothing but the standard library.
+/// workload generator's, so this folder does not depend on Workload. Since 2026-11-28 (efc7b5d);
+/// intervals computed before from the same samples used another stream and differ slightly.
 struct ResampleRandom {
     private var state: UInt64
 

@@ -69,7 +69,7 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
         try OutputPaths.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
-                                     inputs: [("--workload", workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil })] + options.plugins.map { ("--plugin", $0) })
+                                     inputs: [("--workload", workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil })] + options.plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
         let jsonFile = try json.map(AtomicFile.init(path:))
         let svgFile = try svg.map(AtomicFile.init(path:))
         let axes = try self.axes()

@@ -74,8 +74,7 @@ struct RunOptions: ParsableArguments {
     static let debugEvents = 20_000
     static let debugReferenceEvents = 1_000
 
-    /// Loads the `--plugin` libraries, saying that each runs in-process, and checks each (unless `--no-plugin-check`).
-    /// The --plugin libraries, loaded and checked, as strategies after the built-in ones.
+    /// The --plugin libraries, loaded and checked (unless --no-plugin-check), as strategies after the built-in ones.
     func pluginStrategies() throws -> [RunStrategy] { try pluginCheck.strategies(plugins) }
 
     /// The run these options describe, replaying `input` (a sweep's point, the --workload given, or the
