@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TriggerKit
 import Workload
 
@@ -8,8 +9,8 @@ package struct LoadedInput {
     package let vocabulary: Vocabulary
     package let events: EventColumns
     /// The corpus as JSON text (plugins are given it): a generated corpus is generated again and
-    /// serialised only when asked, rather than held for the run (100,000 triggers take a while and
-    /// tens of megabytes).
+    /// serialised only when first asked, so a run without plugins never holds it (100,000 triggers
+    /// take a while and tens of megabytes).
     package let corpusJSON: @Sendable () -> [UInt8]
     package let workload: RunReport.Workload
 
@@ -31,7 +32,7 @@ package struct LoadedInput {
             progress.update("generating events", n, spec.events)
         }
         progress.note("")
-        return LoadedInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: { Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8) },
+        return LoadedInput(set: set, vocabulary: vocabulary, events: events, corpusJSON: GeneratedCorpusText(spec).bytes,
                         workload: .init(spec, events: events.count))
     }
 
@@ -53,5 +54,23 @@ package struct LoadedInput {
         let name = "files"
         return LoadedInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
                         workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
+    }
+}
+
+/// A generated corpus as JSON text, serialised on the first ask and kept: every plugin of a run is
+/// handed the same bytes, not a serialisation each.
+private final class GeneratedCorpusText: Sendable {
+    let spec: WorkloadSpec
+    let text = Mutex<[UInt8]?>(nil)
+
+    init(_ spec: WorkloadSpec) { self.spec = spec }
+
+    @Sendable func bytes() -> [UInt8] {
+        text.withLock { text in
+            if let text { return text }
+            let made = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
+            text = made
+            return made
+        }
     }
 }

@@ -18,11 +18,11 @@ extension PluginMatcher {
         for (entry, scratch) in zip(["match", "match", "match_batch"], untimedScratches + [batchScratch]) {
             let invalid = faults(in: scratch)
             if invalid.count > 0 {
-                throw MatchedWrongly(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first): a trigger index outside 0..<\(triggers) or reported twice, a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); run bench conform --plugin \(library.path)")
+                throw MatchedWrongly(description: "\(name): its \(entry) broke the plugin ABI \(invalid.count) times (first: \(invalid.first): a trigger index outside 0..<\(triggers) or reported twice, a count outside 0...\(triggers) or, from match_batch, a bad end offset or no progress); \(remedy)")
             }
         }
         if batched != prefix {
-            throw MatchedWrongly(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); run bench conform --plugin \(library.path)")
+            throw MatchedWrongly(description: "\(name): match and match_batch disagree over the first \(n) events (checksums \(prefix.hex) and \(batched.hex)); \(remedy)")
         }
     }
 }

@@ -41,6 +41,9 @@ package struct RunConfiguration: Sendable {
 
     package init(workload: WorkloadSpec) { input = .generated(workload) }
 
+    /// Where the strategies from outside the package came from (the plugins), in row order.
+    var foreignOrigins: [RunMetadata.Settings.Plugin] { strategies.compactMap(\.origin) }
+
     /// The rows of `strategy`, in the order they are measured: publication modes, then thread counts.
     func rowKeys(_ strategy: String) -> [RowKey] {
         publications.flatMap { p in threads.map { RowKey(strategy: strategy, publication: p, threads: $0) } }
@@ -53,6 +56,6 @@ package struct RunConfiguration: Sendable {
             prebuiltSets: writer?.mode == .prebuilt, deltaTriggers: writer?.deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
             injectedSlowdown: injectedSlowdown.map { "\($0.strategy)=\($0.fraction)" },
-            plugins: strategies.contains { $0.origin != nil } ? strategies.compactMap(\.origin) : nil)
+            plugins: foreignOrigins.isEmpty ? nil : foreignOrigins)
     }
 }

@@ -19,7 +19,7 @@ package final class Runner {
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
         let input = try LoadedInput.load(configuration.input, progress: progress)
-        if let budget = configuration.referenceBudgetSeconds, configuration.strategies.contains(where: { $0.origin != nil }) {
+        if let budget = configuration.referenceBudgetSeconds, !configuration.foreignOrigins.isEmpty {
             configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
                                                                 note: { TextOutput.standardError("bench: note: \($0)") })
         }

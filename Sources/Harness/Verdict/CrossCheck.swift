@@ -41,7 +41,7 @@ enum CrossCheck {
         }
         guard let expected else { return }
         if let other = full.first(where: { $0.matches.checksum != expected.checksum }) {
-            let hint = isForeign(other) ? "; run bench conform --plugin on it to see the events" : ""
+            let hint = foreign[other.key.strategy].map { "; \($0)" } ?? ""
             throw MatchedWrongly(description: "\(other.key) checksum \(other.matches.checksum.hex) (\(other.matches.matches) matches) ≠ \(expected.name) \(expected.checksum.hex) (\(expected.checksum.matches) matches)\(hint)")
         }
     }
