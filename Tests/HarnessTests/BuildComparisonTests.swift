@@ -64,4 +64,22 @@ final class BuildComparisonTests: XCTestCase {
         XCTAssertThrowsError(try BuildComparison(reports: [(build: "a", runs: [run([1], [1])]), (build: "b", runs: [run([1], [1], checksum: 0xabd)])],
                                                  baseline: "floor")) { XCTAssert("\($0)".contains("build b matched with checksum 0000000000000abd")) }
     }
+
+    /// An older build writes results schema 2, whose checksums use the earlier match digest: its checksum
+    /// differing is no difference in matching, its match count differing is.
+    func testAnOlderBuildIsComparedByMatchCountsNotChecksums() throws {
+        var old = run([1], [1], checksum: 0x123)
+        old.schema = "trigger-bench-results/2"
+        XCTAssertNoThrow(try BuildComparison(reports: [(build: "old", runs: [old]), (build: "new", runs: [run([1], [1])])], baseline: "floor"))
+        old.results[0].matches.checksum.matches += 1
+        XCTAssertThrowsError(try BuildComparison(reports: [(build: "old", runs: [old]), (build: "new", runs: [run([1], [1])])], baseline: "floor")) {
+            XCTAssertEqual("\($0)", "compiled: build new found 5 matches, build old 6")
+        }
+        // Two runs of the older build are still held to one checksum.
+        var other = old
+        other.results[0].matches.checksum.value = 0x124
+        XCTAssertThrowsError(try BuildComparison(reports: [(build: "old", runs: [old]), (build: "older", runs: [other])], baseline: "floor")) {
+            XCTAssert("\($0)".contains("build older matched with checksum 0000000000000124"), "\($0)")
+        }
+    }
 }

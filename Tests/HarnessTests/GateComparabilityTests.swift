@@ -34,6 +34,16 @@ final class GateComparabilityTests: XCTestCase {
                        "the current results are empty: nothing to compare; rerun bench run with at least one strategy")
     }
 
+    /// Results schema 1 and 2 hold checksums of the earlier match digest: every row would read as matching
+    /// differently, so the comparison is refused with the fix, on either side.
+    func testResultsOfAnEarlierMatchDigestAreRefused() throws {
+        var old = report([strategyResult()])
+        old.schema = "trigger-bench-results/2"
+        let text = try XCTUnwrap(refusal(old, report([strategyResult()])))
+        XCTAssertEqual(text, "the baseline results (trigger-bench-results/2) hold checksums of an earlier match digest, which no trigger-bench-results/3 checksum can equal; record them again with this bench (bench gate --update, or bench run --json)")
+        XCTAssertTrue(try XCTUnwrap(refusal(report([strategyResult()]), old)).hasPrefix("the current results (trigger-bench-results/2)"))
+    }
+
     func testDifferentReferenceEventsAreRefusedNamingTheField() throws {
         let text = try XCTUnwrap(refusal(report([strategyResult()], referenceEvents: 5000), report([strategyResult()], referenceEvents: 50_000)))
         XCTAssertTrue(text.hasPrefix("refusing to compare runs made with different settings: reference_events (baseline 5000, current 50000)"), text)

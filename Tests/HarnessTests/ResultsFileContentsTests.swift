@@ -47,7 +47,7 @@ final class ResultsFileContentsTests: XCTestCase {
         guard let data = FileManager.default.contents(atPath: json),
               let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return ["\(json) is not a JSON object"] }
         var problems: [String] = []
-        if doc["schema"] as? String != "trigger-bench-results/2" { problems.append("schema is \(doc["schema"] ?? "missing")") }
+        if doc["schema"] as? String != "trigger-bench-results/3" { problems.append("schema is \(doc["schema"] ?? "missing")") }
         let run = doc["run"] as? [String: Any] ?? [:]
         for key in ["timestamp", "host", "command", "settings", "noise"] where run[key] == nil || run[key] is NSNull { problems.append("run.\(key) missing") }
         let jemalloc = doc["jemalloc"] as? [String: Any] ?? [:]

@@ -7,7 +7,7 @@ extension RunReport {
     /// 1,000 repetitions is a few MB, so anything near this is not a results file.
     package static let maxFileBytes = 64 << 20
 
-    /// Reads a `trigger-bench-results/1` or `/2` file; a malformed one is an `InputError` naming the file and the
+    /// Reads a `trigger-bench-results/1`, `/2` or `/3` file; a malformed one is an `InputError` naming the file and the
     /// JSON path or the line and column. Duplicate keys, and negative or non-finite numbers (no figure in
     /// a results file can be either), are refused.
     package static func load(_ path: String) throws -> RunReport {

@@ -2,7 +2,7 @@ import Foundation
 import TriggerKit
 import Workload
 
-/// A whole `bench run` (docs/harness.md, `trigger-bench-results/2`).
+/// A whole `bench run` (docs/harness.md, `trigger-bench-results/3`).
 package struct RunReport: Codable, Sendable {
     package struct Workload: Codable, Sendable {
         package var name: String
@@ -37,8 +37,12 @@ package struct RunReport: Codable, Sendable {
     }
 
     /// The schema written; files of every schema in `readableSchemas` can be read.
-    package static let schemaName = "trigger-bench-results/2"
-    package static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2"]
+    package static let schemaName = "trigger-bench-results/3"
+    package static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2", "trigger-bench-results/3"]
+
+    /// Schemas 1 and 2 hold checksums of the earlier match digest (two splitmix rounds per match;
+    /// `MatchChecksum`): readable, but their checksums equal no checksum this build computes.
+    package var hasCurrentMatchDigest: Bool { schema == Self.schemaName }
 
     package var schema = RunReport.schemaName
     package var build: String

@@ -29,7 +29,7 @@ package struct BuildComparison: Sendable {
     /// same checksum in every run of every build (the builds must match alike; a difference is a bug in
     /// one of them); `baseline` (usually `floor`) is what the ratios divide by.
     package init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
-        var checksums: [String: (build: String, checksum: MatchChecksum)] = [:]
+        var checksums: [String: [Bool: (build: String, checksum: MatchChecksum)]] = [:]
         for (build, runs) in reports {
             var samples: [String: [Double]] = [:]
             var ratios: [String: [[Double]]] = [:]
@@ -39,10 +39,16 @@ package struct BuildComparison: Sendable {
                 let base = rows.first { $0.strategy == baseline }
                 for r in rows {
                     if r.strategy != FloorMatcher.strategyName {
-                        if let seen = checksums[r.strategy], seen.checksum != r.matches.checksum {
-                            throw MatchedWrongly(description: "\(r.strategy): build \(build) matched with checksum \(r.matches.checksum.hex), build \(seen.build) with \(seen.checksum.hex)")
+                        // A build from before the current match digest (results schema 1 or 2) checksums the same
+                        // matches differently: checksums are compared within a digest, match counts across.
+                        let digest = run.hasCurrentMatchDigest, c = r.matches.checksum
+                        if let seen = checksums[r.strategy]?[digest], seen.checksum != c {
+                            throw MatchedWrongly(description: "\(r.strategy): build \(build) matched with checksum \(c.hex), build \(seen.build) with \(seen.checksum.hex)")
                         }
-                        checksums[r.strategy] = (build, r.matches.checksum)
+                        if let other = checksums[r.strategy]?[!digest], other.checksum.matches != c.matches {
+                            throw MatchedWrongly(description: "\(r.strategy): build \(build) found \(c.matches) matches, build \(other.build) \(other.checksum.matches)")
+                        }
+                        checksums[r.strategy, default: [:]][digest] = (build, c)
                     }
                     if samples[r.strategy] == nil { order.append(r.strategy) }
                     samples[r.strategy, default: []] += r.timing.nsPerEventSamples ?? [r.timing.nsPerEvent.mean]

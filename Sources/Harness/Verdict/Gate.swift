@@ -116,6 +116,12 @@ package enum Gate {
                 throw Refusal(description: "the \(side) results hold row \(twice.key) twice; a results file has one row per strategy, publication and threads (was it edited?)")
             }
         }
+        // A results file from before the current match digest holds checksums no run of this build can
+        // equal: comparing them would call every row's matches changed.
+        if b.hasCurrentMatchDigest != c.hasCurrentMatchDigest {
+            let old = b.hasCurrentMatchDigest ? ("current", c) : ("baseline", b)
+            throw Refusal(description: "the \(old.0) results (\(old.1.schema)) hold checksums of an earlier match digest, which no \(RunReport.schemaName) checksum can equal; record them again with this bench (bench gate --update, or bench run --json)")
+        }
         let bw = b.workload, cw = c.workload
         if let difference = RunReport.ReplayedFiles.difference(bw.data, cw.data) {
             throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log (or its --workload)")

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Fields the baseline comparison may find different, as `bench check --allow-difference` takes them (e.g. cpu,kernel,reference_events).")
     var allowDifference = ""
 
-    @Argument(help: "Results (trigger-bench-results/1 or /2) and sweep (trigger-bench-sweep/1) files.")
+    @Argument(help: "Results (trigger-bench-results/1 to /3) and sweep (trigger-bench-sweep/1) files.")
     var files: [String] = []
 
     func validate() throws {

@@ -4,7 +4,7 @@ import Harness
 
 /// Where `bench run` writes its results besides the table on standard output.
 struct RunOutputs: ParsableArguments {
-    @Option(help: "Write results as JSON (schema trigger-bench-results/2).")
+    @Option(help: "Write results as JSON (schema trigger-bench-results/3).")
     var json: String?
 
     @Option(help: "Write results as a Markdown table.")
