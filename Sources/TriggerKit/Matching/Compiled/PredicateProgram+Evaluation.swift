@@ -4,23 +4,28 @@ extension PredicateProgram {
     @inline(__always)
     func scan(_ entries: FrozenBuffer<Entry>, _ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let first = range.lowerBound
-        tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { first &+ $0 }
+        tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { (first &+ $0, 0) }
     }
 
     /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` (see
-    /// `screenAndEvaluate`) and empties the list.
+    /// `screenAndEvaluate`) and empties the list. A listed value with `ProvenClause.flag` set is an
+    /// entry whose first clause an index probe proved: evaluation starts at its second.
     @inline(__always)
     func scanListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         // Nothing listed (every candidate accepted): the event's properties need no slot table.
         guard scratch.listedCount > 0 else { return }
         let listed = scratch.listed
-        tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) { Int(listed[$0]) }
+        tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) {
+            let v = listed[$0]
+            return (Int(v & ProvenClause.entryMask), Int(v &>> ProvenClause.shift))
+        }
         scratch.listedCount = 0
     }
 
     /// Matches the entries listed in `scratch.listed[0..<listedCount]` whose clauses are known to hold
     /// (a counted bucket's): each passes the entry screen (window, push action) and the de-duplication
     /// test, then is added without evaluating a predicate. Counted as candidates, like evaluated ones.
+    /// A counted bucket lists plain entry numbers (no `ProvenClause.flag`).
     @inline(__always)
     func acceptListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let listed = scratch.listed, base = entries.base
@@ -43,16 +48,16 @@ extension PredicateProgram {
         let listed = scratch.listed, n = scratch.listedCount
         guard n > 1 else { return }
         let base = entries.base
-        for k in 0..<n { Self.prefetch(base + Int(listed[k])) }
+        for k in 0..<n { Self.prefetch(base + Int(listed[k] & ProvenClause.entryMask)) }
         let clauseStart = tables.clauseStart, stamps = scratch.stamps
         for k in 0..<n {
-            let e = base + Int(listed[k])
+            let e = base + Int(listed[k] & ProvenClause.entryMask)
             Self.prefetch(clauseStart + Int(e.pointee.clauseStart))
             Self.prefetch(stamps + Int(e.pointee.trigger))
         }
         let predicates = tables.predicates
         for k in 0..<n {
-            let e = base + Int(listed[k])
+            let e = base + Int(listed[k] & ProvenClause.entryMask)
             Self.prefetch(predicates + Int(clauseStart[Int(e.pointee.clauseStart)]))
         }
     }
@@ -80,14 +85,15 @@ extension PredicateProgram {
 }
 
 extension PredicateProgram.Tables {
-    /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
+    /// Evaluates `count` entries (the k-th is `entries[entry(k).index]`, its clauses from the
+    /// `entry(k).skip`th on) for event `i` in runs of up to 64: a
     /// branch-free pass screens every entry of the run (`Self.passesScreen`) into a bit mask, then
     /// only the survivors' clauses are evaluated. Screening entry by entry cost a hard-to-predict jump
     /// per entry; the mask leaves one loop exit per run. A method of the six table pointers rather than
     /// of the program, so the loop reads them from registers.
     @inline(__always)
     func screenAndEvaluate(_ entries: UnsafeMutablePointer<PredicateProgram.Entry>, count: Int, _ i: Int, _ events: EventView,
-                           _ scratch: MatchScratch, entry: (Int) -> Int) {
+                           _ scratch: MatchScratch, entry: (Int) -> (index: Int, skip: Int)) {
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
         let time = PredicateProgram.timeKey(events.times[i]), action = events.actions[i]
         // The event's action joins its property keys in the presence bits (see `Entry.requiredKeys`).
@@ -100,17 +106,18 @@ extension PredicateProgram.Tables {
             var k = runEnd
             while k > run {
                 k &-= 1
-                let pass = Self.passesScreen(entries[entry(k)], timeKey: time, presentKeys: present)
+                let pass = Self.passesScreen(entries[entry(k).index], timeKey: time, presentKeys: present)
                 survivors = survivors &<< 1 | UInt64(pass ? 1 : 0)
             }
             while survivors != 0 {
                 let k = run &+ survivors.trailingZeroBitCount
                 survivors &= survivors &- 1
-                let e = entries[entry(k)]
+                let (index, skip) = entry(k)
+                let e = entries[index]
                 // The action's bit passed the screen; the action itself is checked here (rarely reached: push clicks).
                 if e.action >= 0 && e.action != action || scratch.alreadyMatched(e.trigger) { continue }
                 evaluated &+= 1
-                if clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
+                if clausesHold(e, from: skip, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
             }
             run = runEnd
         }
@@ -129,11 +136,11 @@ extension PredicateProgram.Tables {
         return inWindow & keysPresent != 0
     }
 
-    /// Every clause of the entry (a conjunction of disjunctions). The event's properties must be
-    /// indexed in `scratch`.
+    /// Every clause of the entry (a conjunction of disjunctions) from its `skip`th on (those before are
+    /// known to hold). The event's properties must be indexed in `scratch`.
     @inlinable @inline(__always)
-    func clausesHold(_ entry: PredicateProgram.Entry, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
-        var clause = Int(entry.clauseStart)
+    func clausesHold(_ entry: PredicateProgram.Entry, from skip: Int = 0, event i: Int, in events: EventView, scratch: MatchScratch) -> Bool {
+        var clause = Int(entry.clauseStart) &+ skip
         let end = Int(entry.clauseEnd)
         while clause < end {
             var p = Int(clauseStart[clause])

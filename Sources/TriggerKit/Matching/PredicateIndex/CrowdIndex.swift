@@ -158,8 +158,15 @@ package struct CrowdIndex: Sendable {
         return prunesEnough(count: entries.count, residual: residual, ranged: ranged)
     }
 
+    /// The clause of `entry` whose predicate alone is an equality filing under `key`.
+    static func clause(filing key: EqualityKey, of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Int? {
+        (Int(entry.clauseStart)..<Int(entry.clauseEnd)).first { single($0, in: program).flatMap(equalityKey) == key }
+    }
+
+    /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).
     init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
-         statistics: inout AccessStatistics) {
+         statistics: inout AccessStatistics, layout: inout ClauseLayout) {
+        precondition(entries.upperBound <= Int(ProvenClause.entryMask), "a span of 2^30 entries or more")
         var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
         var eq: [EqualityKey: [Int32]] = [:]
         // Per entry of the crowd, the literal start of a condition that is one literal-only regex alone
@@ -178,7 +185,11 @@ package struct CrowdIndex: Sendable {
                 // mallocs per build instead of 278).
                 let entry = compiled[e]
                 let alone = entry.clauseEnd - entry.clauseStart == 1
-                let filed = !literal && alone ? ~Int32(e) : Int32(e)
+                var filed = !literal && alone ? ~Int32(e) : Int32(e)
+                if !literal, !alone, let clause = Self.clause(filing: k, of: entry, in: program),
+                   layout.putFirst(clause, of: entry, in: program) {
+                    filed |= ProvenClause.flag
+                }
                 eq[k, default: []].append(filed)
                 if literal {
                     literalEntries.append(Int32(e))
@@ -219,7 +230,7 @@ package struct CrowdIndex: Sendable {
         }
         // An entry is filed under one key, so a literal start marks a literal-keyed position.
         if !exactLiteral.isEmpty {
-            literalExact = FrozenBuffer(equalityEntries.map { $0 >= 0 ? exactLiteral[Int($0) - entries.lowerBound] : -1 })
+            literalExact = FrozenBuffer(equalityEntries.map { $0 >= 0 ? exactLiteral[Int($0 & ProvenClause.entryMask) - entries.lowerBound] : -1 })
         }
         for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
         for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }

@@ -66,6 +66,7 @@ package struct PredicateIndexMatcher: Matcher {
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
         var largestCrowd = 0, largestCounted = 0
+        var layout = ClauseLayout()
         for b in 0..<buckets.bucketCount {
             let range = spans.range(of: Int32(b))
             // Classified first, built only if it prunes: building and dropping an index allocated for
@@ -75,7 +76,6 @@ package struct PredicateIndexMatcher: Matcher {
                   !requirePruning || CrowdIndex.prunesEnough(entries: range, of: spans.entries, program: program, statistics: &statistics!) else {
                 if range.count >= countThreshold, CountingIndex.worthCounting(entries: range, of: spans.entries) {
                     countedBuckets.append(b)  // numbered after the crowds, below
-                    counted.append(CountingIndex(entries: range, of: spans.entries, program: program))
                     largestCounted = max(largestCounted, range.count)
                 }
                 continue
@@ -85,12 +85,17 @@ package struct PredicateIndexMatcher: Matcher {
             positions.sort()
             let sorted = positions.map { spans.entries[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
             for (k, e) in zip(range, sorted) { spans.entries.base[k] = e }
-            let index = CrowdIndex(entries: range, of: spans.entries, program: program, statistics: &statistics!)
+            let index = CrowdIndex(entries: range, of: spans.entries, program: program, statistics: &statistics!, layout: &layout)
             crowdOfBucket[b] = Int32(crowds.count)
             crowds.append(index)
             largestCrowd = max(largestCrowd, range.count)
         }
-        for (k, b) in countedBuckets.enumerated() { crowdOfBucket[b] = Int32(crowds.count + k) }
+        // Counted after every crowd: a crowd may reorder a condition's clauses (`ClauseLayout`), and a
+        // counting index names clauses by position.
+        for (k, b) in countedBuckets.enumerated() {
+            crowdOfBucket[b] = Int32(crowds.count + k)
+            counted.append(CountingIndex(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
+        }
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
