@@ -14,8 +14,10 @@ final class GateComparabilityTests: XCTestCase {
             repetitions: 5, plugins: plugin.map { [.init(name: "mine", version: "1", path: "/a/b/mine.so", sha256: $0)] })
         let run = RunMetadata(timestamp: "2026-11-23T00:00:00Z", commit: nil, dirty: nil, label: nil, host: "h", command: ["bench"],
                               settings: settings, noise: .init())
-        return RunReport(build: "release", environment: Environment(cpu: cpu, cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
-                         workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results, run: schema1 ? nil : run)
+        var report = RunReport(build: "release", environment: Environment(cpu: cpu, cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
+                               workload: .init(name: "tiny", seed: 7, events: 100, triggers: 10), results: results, run: schema1 ? nil : run)
+        if schema1 { report.schema = "trigger-bench-results/1" }
+        return report
     }
 
     func refusal(_ baseline: RunReport, _ current: RunReport) -> String? {
@@ -60,9 +62,12 @@ final class GateComparabilityTests: XCTestCase {
         XCTAssertEqual(result.notes, [#"kernel differs: baseline "6.18.44-fc-v782", current "6.18.44-fc-v669""#])
     }
 
-    func testASchemaOneBaselineIsComparedWithANote() throws {
-        let result = try Gate.compare(baseline: report([strategyResult()], schema1: true), current: report([strategyResult()]), options: .init())
+    /// Two schema-1 files (`bench check` of two old runs) share a digest: compared, with a note. Against a
+    /// schema-3 run a schema-1 baseline is refused (`testResultsOfAnEarlierMatchDigestAreRefused`).
+    func testTwoSchemaOneFilesAreComparedWithANote() throws {
+        let result = try Gate.compare(baseline: report([strategyResult()], schema1: true), current: report([strategyResult()], schema1: true), options: .init())
         XCTAssertEqual(result.notes, ["the baseline results record no run settings (schema 1): settings not compared"])
+        XCTAssertNotNil(refusal(report([strategyResult()], schema1: true), report([strategyResult()])))
     }
 
     func testEveryFieldARefusalNamesIsAccepted() {

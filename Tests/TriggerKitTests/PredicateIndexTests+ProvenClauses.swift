@@ -19,8 +19,10 @@ extension PredicateIndexTests {
         var triggers = (0..<40).map { trigger("u\($0)", "[[\(filter("u", "eq", "\"u\($0)\"", "string"))]]") }
         // The equality is the last of three clauses, the first of two predicates (an OR).
         triggers.append(trigger("last", "[[\(filter("n", "gt", "5")),\(filter("m", "eq", "1"))],[\(filter("n", "lt", "100"))],[\(filter("u", "eq", "\"u7\"", "string"))]]"))
-        // A number equality proven by 3.0 against the event's 3, the other clause a string.
+        // A number equality proven by 3.0 against the event's 3: `c == "x"` is common in the crowd, so
+        // `k == 3.0` is the access (and proven) clause.
         triggers.append(trigger("num", "[[\(filter("c", "eq", "\"x\"", "string"))],[\(filter("k", "eq", "3.0"))]]"))
+        triggers += (0..<3).map { trigger("x\($0)", "[[\(filter("c", "eq", "\"x\"", "string"))],[\(filter("x", "eq", "\($0)"))]]") }
         let set = try provenCorpus(triggers)
         let vocabulary = Vocabulary(set)
         var columns = EventColumns(vocabulary: vocabulary)
@@ -33,8 +35,8 @@ extension PredicateIndexTests {
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         XCTAssertEqual(index.crowds.count, 1)
         let proven = index.crowds[0].equalityEntries.filter { $0 >= 0 && $0 & ProvenClause.flag != 0 }
-        XCTAssertEqual(proven.count, 2, "both conditions filed as proven")
-        // Were the flag set without the clause laid out first, `last` would skip its first clause and match events 4 and 5.
+        XCTAssertEqual(proven.count, 5, "every condition with a second clause filed as proven")
+        // Were the flag set without the clause laid out first, `last` would skip its first clause and match event 3 (n = 1).
         XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 10)
     }
 

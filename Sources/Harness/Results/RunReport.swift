@@ -40,9 +40,18 @@ package struct RunReport: Codable, Sendable {
     package static let schemaName = "trigger-bench-results/3"
     package static let readableSchemas = ["trigger-bench-results/1", "trigger-bench-results/2", "trigger-bench-results/3"]
 
-    /// Schemas 1 and 2 hold checksums of the earlier match digest (two splitmix rounds per match;
-    /// `MatchChecksum`): readable, but their checksums equal no checksum this build computes.
-    package var hasCurrentMatchDigest: Bool { schema == Self.schemaName }
+    /// The schemas whose checksums use this build's match digest (`MatchChecksum`). Schemas 1 and 2
+    /// hold the earlier digest's (two splitmix rounds per match): readable, but their checksums equal
+    /// no checksum this build computes.
+    package static let currentDigestSchemas: Set = ["trigger-bench-results/3"]
+    package var hasCurrentMatchDigest: Bool { Self.currentDigestSchemas.contains(schema) }
+
+    /// Refuses a results file whose checksums this build cannot reproduce (one of an earlier digest),
+    /// for a command that compares them with its own run's: before minutes of measuring, not after.
+    package func requireCurrentMatchDigest(file: String, fix: String) throws {
+        guard !hasCurrentMatchDigest else { return }
+        throw InputError(file: file, path: "schema", reason: "\(schema) holds checksums of an earlier match digest, which no \(Self.schemaName) checksum can equal; \(fix)")
+    }
 
     package var schema = RunReport.schemaName
     package var build: String

@@ -26,8 +26,9 @@ package struct BuildComparison: Sendable {
     package var rows: [Row] = []
 
     /// Pools `reports[build]` (each build's runs, in any order). Every evaluating strategy must report the
-    /// same checksum in every run of every build (the builds must match alike; a difference is a bug in
-    /// one of them); `baseline` (usually `floor`) is what the ratios divide by.
+    /// same checksum in every run of every build of one match digest, and the same match count across
+    /// digests (the builds must match alike; a difference is a bug in one of them); `baseline` (usually
+    /// `floor`) is what the ratios divide by.
     package init(reports: [(build: String, runs: [RunReport])], baseline: String) throws {
         var checksums: [String: [Bool: (build: String, checksum: MatchChecksum)]] = [:]
         for (build, runs) in reports {

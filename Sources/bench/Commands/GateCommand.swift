@@ -116,7 +116,9 @@ struct GateCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: path) else {
             throw InputError(file: path, path: "", reason: "no baseline here; record one with bench gate --update and the same inputs")
         }
-        return try RunReport.load(path)
+        let baseline = try RunReport.load(path)
+        try baseline.requireCurrentMatchDigest(file: path, fix: "record it again with bench gate --update and the same inputs")
+        return baseline
     }
 
     /// `bench run`'s options for this gate: its own settings and the few the user may give, parsed by

@@ -82,6 +82,9 @@ struct InstructionsCommand: ParsableCommand {
                                      inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)])
         // Read and opened before counting (minutes under valgrind): a bad or unwritable file fails now.
         let merged = try mergeInto.map(RunReport.load)
+        if let merged, let mergeInto {
+            try merged.requireCurrentMatchDigest(file: mergeInto, fix: "run bench run --json again with this bench")
+        }
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
         let counts = try InstructionCounter.count(input: source, strategies: strategies.map(RunStrategy.builtIn) + pluginCheck.strategies(plugins), events: replayed,

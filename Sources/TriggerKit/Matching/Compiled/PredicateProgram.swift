@@ -44,6 +44,8 @@
     @inlinable @inline(__always)
     static func keyBit(_ key: Int32) -> UInt64 { 1 &<< (UInt64(truncatingIfNeeded: key) & 63) }
 
+    /// Fixed once a matcher is published; before that, `PredicateIndexMatcher.init` may reorder the
+    /// clauses within a condition (`ClauseLayout`), which leaves each condition's meaning alone.
     @usableFromInline let predicates: FrozenBuffer<Predicate>
     /// Clause `c` is `predicates[clauseStart[c]..<clauseStart[c + 1]]`.
     @usableFromInline let clauseStart: FrozenBuffer<Int32>

@@ -21,6 +21,7 @@ public final class MatchScratch {
 
     /// Entry numbers a matcher collects before evaluating them together (`predicate-index`: the
     /// candidates its index returns for a crowded bucket): `listed[0..<listedCount]`, room for `listCapacity`.
+    /// A crowd's entry may carry `ProvenClause.flag` (its first clause proven).
     @usableFromInline let listed: UnsafeMutablePointer<Int32>
     @usableFromInline let listCapacity: Int
     @usableFromInline @exclusivity(unchecked) var listedCount = 0

@@ -37,7 +37,8 @@ package struct CrowdIndex: Sendable {
 
     var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
     /// Each equality key's conditions: `e` to evaluate, `~e` (negative) to accept as found, when the
-    /// key's equality is the condition's only filter. Regex literal keys hold only `e`.
+    /// key's equality is the condition's only filter, and `e | ProvenClause.flag` to evaluate from the
+    /// second clause, the equality having been laid out first. Regex literal keys hold only `e`.
     package var equalityEntries: [Int32] = []
     /// Each key's range lists and bands, found through a flat table of positions
     /// and probed in place: a dictionary lookup hashed the key and copied the lists out, retaining each.
@@ -166,7 +167,7 @@ package struct CrowdIndex: Sendable {
     /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).
     init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
          statistics: inout AccessStatistics, layout: inout ClauseLayout) {
-        precondition(entries.upperBound <= Int(ProvenClause.entryMask), "a span of 2^30 entries or more")
+        precondition(entries.upperBound <= Int(ProvenClause.entryMask), "an entry number of 2^30 or more")
         var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
         var eq: [EqualityKey: [Int32]] = [:]
         // Per entry of the crowd, the literal start of a condition that is one literal-only regex alone

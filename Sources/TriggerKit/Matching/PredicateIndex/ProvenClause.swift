@@ -5,8 +5,13 @@
 package enum ProvenClause {
     package static let shift: Int32 = 30
     package static let flag: Int32 = 1 << shift
-    /// The entry number of a listed value; a span holds fewer than 2^30 entries.
+    /// The entry number of a listed value (the spans of a set hold fewer than 2^30 entries: the
+    /// corpus decoder's limits keep them far below).
     package static let entryMask: Int32 = flag - 1
+
+    /// How many leading clauses of listed value `v`'s entry are proven: 0 or 1.
+    @inlinable @inline(__always)
+    package static func provenClauses(_ v: Int32) -> Int { Int(v &>> shift) }
 }
 
 /// Which conditions have their proven clause laid out first, by each condition's first clause number.
