@@ -296,7 +296,7 @@ package struct PredicateIndexMatcher: Matcher {
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
         scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
         for e in index.pointee.always { scratch.appendListed(e) }
-        index.pointee.markSatisfied(i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
+        CountingIndex.markSatisfied(index, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
                                      tables: program.tables)
         program.acceptListed(spans.entries, i, events, scratch)
         for e in index.pointee.residual { scratch.appendListed(e) }
