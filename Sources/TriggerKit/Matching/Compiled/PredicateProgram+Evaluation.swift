@@ -7,18 +7,29 @@ extension PredicateProgram {
         tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { (first &+ $0, 0) }
     }
 
-    /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` (see
-    /// `screenAndEvaluate`) and empties the list. A listed value with `ProvenClause.flag` set is an
-    /// entry whose first clause an index probe proved: evaluation starts at its second.
+    /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` and empties the
+    /// list. A listed value with `ProvenClause.flag` set is an entry whose first clause an index probe
+    /// proved: evaluation starts at its second. Entry by entry, not through `screenAndEvaluate`'s
+    /// mask: an index's candidates mostly pass the screen, so the branch predicts well, and building
+    /// the mask cost more than it saved.
     @inline(__always)
     func scanListed(_ entries: FrozenBuffer<Entry>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         // Nothing listed (every candidate accepted): the event's properties need no slot table.
         guard scratch.listedCount > 0 else { return }
-        let listed = scratch.listed
-        tables.screenAndEvaluate(entries.base, count: scratch.listedCount, i, events, scratch) {
-            let v = listed[$0]
-            return (Int(v & ProvenClause.entryMask), ProvenClause.provenClauses(v))
+        let listed = scratch.listed, base = entries.base, tables = self.tables
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        let time = Self.timeKey(events.times[i]), action = events.actions[i]
+        let present = scratch.presentKeys | (action >= 0 ? Self.keyBit(action) : 0)
+        var evaluated = 0
+        for k in 0..<scratch.listedCount {
+            let v = listed[k]
+            let e = base[Int(v & ProvenClause.entryMask)]
+            guard Tables.passesScreen(e, timeKey: time, presentKeys: present) else { continue }
+            if e.action >= 0 && e.action != action || scratch.alreadyMatched(e.trigger) { continue }
+            evaluated &+= 1
+            if tables.clausesHold(e, from: ProvenClause.provenClauses(v), event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
         }
+        scratch.candidates &+= evaluated
         scratch.listedCount = 0
     }
 
