@@ -102,7 +102,7 @@ struct OverlaySpans: Sendable {
             }
             guard lo < keyCount, keys[lo] == key else { return }
             let first = Int(start[lo])
-            tables.screenAndEvaluate(entries + first, count: Int(start[lo + 1]) - first, i, events, scratch) { ($0, 0) }
+            tables.screenAndEvaluate(entries + first, count: Int(start[lo + 1]) - first, i, events, scratch) { $0 }
         }
     }
 }

@@ -36,7 +36,7 @@ package final class RedirectedSpans: @unchecked Sendable {
     func scan(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let k = Int(bucket &- firstBucket)
         let first = Int(start[k]), middle = Int(split[k]), end = Int(start[k + 1])
-        if middle > first { baseTables.screenAndEvaluate(entries.base + first, count: middle &- first, i, events, scratch) { ($0, 0) } }
-        if end > middle { pendingTables.screenAndEvaluate(entries.base + middle, count: end &- middle, i, events, scratch) { ($0, 0) } }
+        if middle > first { baseTables.screenAndEvaluate(entries.base + first, count: middle &- first, i, events, scratch) { $0 } }
+        if end > middle { pendingTables.screenAndEvaluate(entries.base + middle, count: end &- middle, i, events, scratch) { $0 } }
     }
 }

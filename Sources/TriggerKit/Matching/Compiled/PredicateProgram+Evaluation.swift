@@ -4,7 +4,7 @@ extension PredicateProgram {
     @inline(__always)
     func scan(_ entries: FrozenBuffer<Entry>, _ range: Range<Int>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let first = range.lowerBound
-        tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { (first &+ $0, 0) }
+        tables.screenAndEvaluate(entries.base, count: range.count, i, events, scratch) { first &+ $0 }
     }
 
     /// Evaluates the entries listed in `scratch.listed[0..<listedCount]` for event `i` and empties the
@@ -98,15 +98,14 @@ extension PredicateProgram {
 }
 
 extension PredicateProgram.Tables {
-    /// Evaluates `count` entries (the k-th is `entries[entry(k).index]`, its clauses from the
-    /// `entry(k).skip`th on) for event `i` in runs of up to 64: a
+    /// Evaluates `count` entries (the k-th is `entries[entry(k)]`) for event `i` in runs of up to 64: a
     /// branch-free pass screens every entry of the run (`Self.passesScreen`) into a bit mask, then
     /// only the survivors' clauses are evaluated. Screening entry by entry cost a hard-to-predict jump
     /// per entry; the mask leaves one loop exit per run. A method of the six table pointers rather than
     /// of the program, so the loop reads them from registers.
     @inline(__always)
     func screenAndEvaluate(_ entries: UnsafeMutablePointer<PredicateProgram.Entry>, count: Int, _ i: Int, _ events: EventView,
-                           _ scratch: MatchScratch, entry: (Int) -> (index: Int, skip: Int)) {
+                           _ scratch: MatchScratch, entry: (Int) -> Int) {
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
         let time = PredicateProgram.timeKey(events.times[i]), action = events.actions[i]
         // The event's action joins its property keys in the presence bits (see `Entry.requiredKeys`).
@@ -119,18 +118,17 @@ extension PredicateProgram.Tables {
             var k = runEnd
             while k > run {
                 k &-= 1
-                let pass = Self.passesScreen(entries[entry(k).index], timeKey: time, presentKeys: present)
+                let pass = Self.passesScreen(entries[entry(k)], timeKey: time, presentKeys: present)
                 survivors = survivors &<< 1 | UInt64(pass ? 1 : 0)
             }
             while survivors != 0 {
                 let k = run &+ survivors.trailingZeroBitCount
                 survivors &= survivors &- 1
-                let (index, skip) = entry(k)
-                let e = entries[index]
+                let e = entries[entry(k)]
                 // The action's bit passed the screen; the action itself is checked here (rarely reached: push clicks).
                 if e.action >= 0 && e.action != action || scratch.alreadyMatched(e.trigger) { continue }
                 evaluated &+= 1
-                if clausesHold(e, from: skip, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
+                if clausesHold(e, event: i, in: events, scratch: scratch) { scratch.add(e.trigger) }
             }
             run = runEnd
         }
