@@ -89,7 +89,7 @@ final class PredicateIndexTests: XCTestCase {
         for (offset, e) in run("e").enumerated() {
             let kind: String
             switch CrowdIndex.access(of: spans.entries[e], in: program, statistics: &statistics) {
-            case .keyed(let k, let literal): kind = literal ? "literal" : "equality"; XCTAssertEqual(k.kind, 0)
+            case .keyed(let k, let literal, _): kind = literal ? "literal" : "equality"; XCTAssertEqual(k.kind, 0)
             case .band(let lo, let hi): kind = "band"; XCTAssertEqual([lo.code, hi.code], [.numGt, .numLte])
             case .range(let p): kind = "range"; XCTAssertEqual(p.code, .numGt)
             case .residual: kind = "residual"

@@ -62,8 +62,9 @@ package struct CrowdIndex: Sendable {
     /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
     /// to match, or in the residual that every probe returns.
     package enum Access {
-        /// An equality value, or a regex literal key (`LiteralKeys`) when `literal`.
-        case keyed(EqualityKey, literal: Bool)
+        /// An equality value, or a regex literal key (`LiteralKeys`) when `literal`; `clause` is the
+        /// condition's clause the key comes from (one predicate alone in it).
+        case keyed(EqualityKey, literal: Bool, clause: Int)
         /// A lower and an upper bound on one key.
         case band(PredicateProgram.Predicate, PredicateProgram.Predicate)
         /// A one-sided numeric range.
@@ -105,12 +106,12 @@ package struct CrowdIndex: Sendable {
         for clause in clauses {
             guard let p = single(clause, in: program) else { continue }
             if let k = equalityKey(p) {
-                if statistics.count(k) < cost { (best, cost) = (.keyed(k, literal: false), statistics.count(k)) }
+                if statistics.count(k) < cost { (best, cost) = (.keyed(k, literal: false, clause: clause), statistics.count(k)) }
                 continue
             }
             if statistics.literalsAllowed, isIndexableRegex(p) {
                 for k in statistics.keys(of: p, program: program) where statistics.count(k) + 0.5 < cost {
-                    (best, cost) = (.keyed(k, literal: true), statistics.count(k) + 0.5)
+                    (best, cost) = (.keyed(k, literal: true, clause: clause), statistics.count(k) + 0.5)
                 }
                 continue
             }
@@ -159,11 +160,6 @@ package struct CrowdIndex: Sendable {
         return prunesEnough(count: entries.count, residual: residual, ranged: ranged)
     }
 
-    /// The clause of `entry` whose predicate alone is an equality filing under `key`.
-    static func clause(filing key: EqualityKey, of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Int? {
-        (Int(entry.clauseStart)..<Int(entry.clauseEnd)).first { single($0, in: program).flatMap(equalityKey) == key }
-    }
-
     /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).
     init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
          statistics: inout AccessStatistics, layout: inout ClauseLayout) {
@@ -178,7 +174,7 @@ package struct CrowdIndex: Sendable {
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
         for e in entries {
             switch Self.access(of: compiled[e], in: program, statistics: &statistics) {
-            case .keyed(let k, let literal):
+            case .keyed(let k, let literal, let clause):
                 // With one clause, the access filter is the condition's only one. An equality alone holds
                 // whenever the key is found: filed as `~e`, it is accepted without evaluation
                 // (`PredicateIndexMatcher.list`). Computed before the append: written inside it, the
@@ -187,8 +183,7 @@ package struct CrowdIndex: Sendable {
                 let entry = compiled[e]
                 let alone = entry.clauseEnd - entry.clauseStart == 1
                 var filed = !literal && alone ? ~Int32(e) : Int32(e)
-                if !literal, !alone, let clause = Self.clause(filing: k, of: entry, in: program),
-                   layout.putFirst(clause, of: entry, in: program) {
+                if !literal, !alone, layout.putFirst(clause, of: entry, in: program) {
                     filed |= ProvenClause.flag
                 }
                 eq[k, default: []].append(filed)
