@@ -13,14 +13,20 @@ package enum MemoryBudget {
     /// Memory this process may still take: `MemAvailable` from /proc/meminfo, or less when an
     /// address-space limit (`ulimit -v`) leaves less room than that; nil where neither is known.
     package static func availableBytes() -> Int? {
-        var available = meminfoBytes("/proc/meminfo", "MemAvailable:")
+        let available = meminfoBytes("/proc/meminfo", "MemAvailable:")
+        guard let room = addressSpaceRoom() else { return available }
+        return min(available ?? room, room)
+    }
+
+    /// Address space this process may still map under `ulimit -v` (RLIMIT_AS), read now; nil when no
+    /// such limit is set. The allocator keeps freed blocks mapped, so this can fall faster than the
+    /// bytes a caller holds: a caller that grows by doubling asks it again before each large step.
+    package static func addressSpaceRoom() -> Int? {
         var limit = rlimit()
-        if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-           let used = meminfoBytes("/proc/self/status", "VmSize:") {
-            let room = max(Int(clamping: limit.rlim_cur) - used, 0)
-            available = min(available ?? room, room)
-        }
-        return available
+        guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+              let used = meminfoBytes("/proc/self/status", "VmSize:")
+        else { return nil }
+        return max(Int(clamping: limit.rlim_cur) - used, 0)
     }
 
     /// A "Key: N kB" line of a /proc file, in bytes.

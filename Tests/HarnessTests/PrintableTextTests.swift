@@ -51,3 +51,11 @@ final class FlameGraphInputTests: XCTestCase {
         }
     }
 }
+
+final class PrintableTextCutTests: XCTestCase {
+    func testLongTextIsCutWithAMarkerAndShortTextIsKept() {
+        XCTAssertEqual(PrintableText.cut("short"), "short")
+        XCTAssertEqual(PrintableText.cut(String(repeating: "a", count: 200)), String(repeating: "a", count: 200))
+        XCTAssertEqual(PrintableText.cut(String(repeating: "a", count: 1000)), String(repeating: "a", count: 200) + "… (800 more characters)")
+    }
+}

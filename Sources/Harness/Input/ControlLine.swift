@@ -7,14 +7,18 @@ enum ControlLine {
     case orientation(Double, DeviceOrientation)
     case dismiss(Double)
 
+    var time: Double {
+        switch self {
+        case .appState(let t, _), .orientation(let t, _), .dismiss(let t): t
+        }
+    }
+
     static let types: Set<String> = ["app_state", "orientation", "dismiss"]
 
     /// The control line in `json`, nil when `json` is not a control line (an event, or invalid).
     init?(_ json: JSONValue) throws {
         guard case .string(let type)? = json["type"], Self.types.contains(type) else { return nil }
-        guard let time = json["time"]?.number else {
-            throw InputError(path: "time", reason: "missing or non-numeric \"time\" (seconds since the Unix epoch)")
-        }
+        let time = try EventDecoder.controlTime(json["time"])
         switch type {
         case "app_state":
             guard case .string(let s)? = json["state"], let state = AppState(rawValue: s) else {

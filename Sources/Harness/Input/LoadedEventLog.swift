@@ -23,6 +23,8 @@ package struct LoadedEventLog {
     static let maxLines = 2_000_000_000
     /// Bytes a string seen only in the events costs beyond its UTF-8: its `String`, its table entry and hash slot.
     static let bytesPerNewString = 128
+    /// Input read between two checks of the buffers' size, at most (besides every 4,096 lines).
+    static let checkEveryBytes = 4 << 20
 
     /// Reads `path` ("-" for standard input). With `strict`, the first invalid line is thrown.
     package static func load(path: String, vocabulary: Vocabulary, categories: ActionCategories, lineLimit: Int?,
@@ -38,6 +40,7 @@ package struct LoadedEventLog {
         log.digestCoversFile = hashWholeFile
         // Replay buffers grow as lines arrive: refused with the line reached, not killed by the allocator.
         let budget = MemoryBudget.replayBytes() ?? Int.max
+        var nextCheck = Self.checkEveryBytes
         while lineLimit.map({ log.lines < $0 }) ?? true, let line = try reader.next() {
             log.lines += 1
             // Blank lines hold no memory, so an endless stream of them would otherwise never end.
@@ -74,13 +77,12 @@ package struct LoadedEventLog {
                     log.firstErrors.append(.init(line: log.lines, error: PrintableText.escaped(reason)))
                 }
             }
-            // Checked every 4,096 lines: a log of long fresh strings can fill memory well within 65,536.
-            if log.lines & 0xFFF == 0 {
+            // Checked every 4,096 lines and every 4 MiB read: one 64 KB line can bring 64 KB of fresh strings,
+            // so a line count alone lets a quarter of a gigabyte arrive between two checks.
+            if log.lines & 0xFFF == 0 || reader.bytesRead >= nextCheck {
                 if log.lines & 0xFFFF == 0 { progress(log.lines) }
-                let held = log.heldBytes + reader.bytesRead
-                if held > budget {
-                    throw InputError(file: name, path: "line \(log.lines)", reason: "the replay buffers already hold \(MemoryBudget.format(held)) and may not take more than \(MemoryBudget.format(budget)) (3/4 of the memory available); replay fewer lines with --events N")
-                }
+                nextCheck = reader.bytesRead + Self.checkEveryBytes
+                try log.checkRoom(budget: budget, file: name)
             }
         }
         if hashWholeFile { try reader.drain() }
@@ -93,12 +95,34 @@ package struct LoadedEventLog {
         return log
     }
 
-    /// What the buffers hold so far, with room for the next doubling of the columns (the fresh strings'
-    /// own bytes are at most the bytes read, which the caller adds).
+    /// Refuses the next line when the buffers, grown once more, would pass `budget` (3/4 of the memory
+    /// available when reading began) or the address space an RLIMIT_AS leaves now.
+    func checkRoom(budget: Int, file: String) throws {
+        let held = heldBytes
+        if held > budget {
+            throw InputError(file: file, path: "line \(lines)", reason: "the replay buffers would need \(MemoryBudget.format(held)) at their next growth, more than \(MemoryBudget.format(budget)) (3/4 of the memory available); replay fewer lines with --events N")
+        }
+        // Under an address-space limit the allocator's mapped but free blocks count too: ask the kernel
+        // what is left, and keep a quarter of it for the run that follows the reading.
+        if let room = MemoryBudget.addressSpaceRoom(), growthBytes > room / 4 * 3 {
+            throw InputError(file: file, path: "line \(lines)", reason: "the replay buffers' next growth needs \(MemoryBudget.format(growthBytes)) more, but the address-space limit (ulimit -v) leaves \(MemoryBudget.format(room)); replay fewer lines with --events N")
+        }
+    }
+
+    /// What the buffers hold so far, counted at the moment of their next growth: a growing array holds
+    /// its old block and its new one of twice the size at once.
     var heldBytes: Int {
         let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
         let strings = columns.symbols.count - Int(columns.corpusSymbolCount)
-        // Growing a column reallocates it: the old and the new block are both held for a moment.
-        return columnBytes * 3 + strings * Self.bytesPerNewString
+        // Each fresh string is held twice: as a `String` and in the table's byte run (`SymbolTable.text`).
+        let text = columns.symbols.text
+        return columnBytes * 3 + strings * Self.bytesPerNewString + text.count + text.capacity * 3
+    }
+
+    /// What the next growth of the buffers allocates while the old blocks are still held, plus what the
+    /// lines before the next check can add.
+    var growthBytes: Int {
+        let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
+        return columnBytes * 2 + columns.symbols.text.capacity * 2 + Self.checkEveryBytes * 4
     }
 }

@@ -19,6 +19,13 @@ package enum PrintableText {
         return out
     }
 
+    /// `text` cut to its first `limit` characters, with a marker saying how much was left out, so a
+    /// plugin's thousand-character reason does not flood a line.
+    package static func cut(_ text: String, to limit: Int = 200) -> String {
+        guard text.count > limit else { return text }
+        return text.prefix(limit) + "… (\(text.count - limit) more characters)"
+    }
+
     /// `escaped`, with `|` escaped and HTML's `<`, `>`, `&` as entities, for one cell of a Markdown table
     /// (a CI job summary renders inline HTML: a results file must not put an `<img>` there).
     package static func markdownCell(_ text: String) -> String {

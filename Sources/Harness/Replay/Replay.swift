@@ -12,7 +12,7 @@ package final class ReplaySession: DeliveryDelegate {
     package private(set) var invalidLines = 0
     /// Lines processed so far (the next line's index).
     package private(set) var index = 0
-    /// What the last line processed was: its time (when it had one), its error (when invalid), and the
+    /// What the last line processed was: its time (when it was valid: an invalid line moves no clock), its error (when invalid), and the
     /// delivery outcome (when it was an event). `bench explain` reads them.
     package private(set) var lastTime: Double?
     package private(set) var lastError: InputError?
@@ -50,12 +50,13 @@ package final class ReplaySession: DeliveryDelegate {
                 throw InputError(path: "$", reason: "empty line; expected one JSON object per line")
             }
             let json = try EventDecoder.parseLine(bytes)
-            lastTime = json["time"]?.number
             if let control = try ControlLine(json) {
+                lastTime = control.time
                 apply(control)
                 out += ",\"outcome\":\"control\""
             } else {
                 let (event, warning) = try EventDecoder.decodeReportingWarning(json, categories: triggerSet.actionCategories)
+                lastTime = event.time
                 let outcome = engine.handle(event)!
                 lastOutcome = outcome
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""

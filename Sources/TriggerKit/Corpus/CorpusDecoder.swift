@@ -171,17 +171,13 @@ public enum CorpusDecoder {
         case "custom_event":
             let obj = try node.object(allowed: ["type", "event_name", "filters"], what: "a custom_event condition")
             let nameNode = try obj.required("event_name", what: "the custom event's name")
-            let name = try nameNode.string(what: "the event name")
-            guard !name.isEmpty, name.utf8.count <= 255 else {
-                throw nameNode.fail("event name must be 1–255 UTF-8 bytes, found \(name.utf8.count)")
-            }
+            let name = try boundedName(nameNode, "event name", what: "the event name", whenEmpty: "")
             return .customEvent(name: name, filters: try decodeFilters(obj.optionalNonNull("filters"), regexes))
         case "purchase":
             let obj = try node.object(allowed: ["type", "product_id", "filters"], what: "a purchase condition")
             var product: String?
             if let n = obj.optionalNonNull("product_id") {
-                product = try n.string(what: "the product id (or null for any purchase)")
-                guard !product!.isEmpty else { throw n.fail("product id must not be empty; use null for any purchase") }
+                product = try boundedName(n, "product id", what: "the product id (or null for any purchase)", whenEmpty: "; use null for any purchase")
             }
             return .purchase(productID: product, filters: try decodeFilters(obj.optionalNonNull("filters"), regexes))
         case "session_start", "push_click":
@@ -195,18 +191,27 @@ public enum CorpusDecoder {
             var campaign: String?
             var action: String?
             if let n = obj.optionalNonNull("campaign_id") {
-                campaign = try n.string(what: "the campaign id (or null for any push)")
-                guard !campaign!.isEmpty else { throw n.fail("campaign id must not be empty; use null for any push click") }
+                campaign = try boundedName(n, "campaign id", what: "the campaign id (or null for any push)", whenEmpty: "; use null for any push click")
             }
             if let n = obj.optionalNonNull("action_id") {
-                action = try n.string(what: "the action button id")
-                guard !action!.isEmpty else { throw n.fail("action id must not be empty; omit it for any tap") }
+                action = try boundedName(n, "action id", what: "the action button id", whenEmpty: "; omit it for any tap")
             }
             return .pushClick(campaignID: campaign, actionID: action)
         default:
             throw typeNode.fail(
                 "unknown condition type \"\(type)\"; expected custom_event, purchase, session_start or push_click")
         }
+    }
+
+    /// An event name or id: 1–255 UTF-8 bytes as written (after JSON escapes, before normalization), the
+    /// bound an event's own name or id is held to, so a constant no event could carry is refused.
+    static func boundedName(_ node: JSONNode, _ noun: String, what: String, whenEmpty fix: String) throws -> String {
+        let s = try node.string(what: what)
+        guard !s.isEmpty else { throw node.fail("\(noun) must not be empty\(fix)") }
+        guard s.utf8.count <= EventDecoder.maxNameBytes else {
+            throw node.fail("\(noun) is \(s.utf8.count) UTF-8 bytes; at most \(EventDecoder.maxNameBytes) are allowed, as in events")
+        }
+        return s
     }
 
     static func decodeFilters(_ node: JSONNode?, _ regexes: RegexCache) throws -> FilterCNF {
@@ -299,7 +304,7 @@ public enum CorpusDecoder {
         switch node.value {
         case .int, .double: return try node.epochSeconds(what: what)
         case .string(let s):
-            guard let t = ISO8601.parse(s) else { throw node.fail("\"\(s)\" is not a strict ISO-8601 timestamp (2026-11-22T10:00:00Z)") }
+            guard let t = try EventDecoder.isoDate(node, s) else { throw node.fail("\"\(s)\" is not a strict ISO-8601 timestamp (2026-11-22T10:00:00Z)") }
             return t
         case .object:
             if let t = try EventDecoder.dollarDate(node) { return t }

@@ -144,6 +144,21 @@ public enum EventDecoder {
         }
     }
 
+    /// A replay control line's `time`, held to an event time's bounds (a number within ±2^53).
+    package static func controlTime(_ value: JSONValue?) throws -> Double {
+        guard let value else { throw InputError(path: "time", reason: "missing \"time\" (seconds since the Unix epoch)") }
+        return try JSONNode(value: value, path: "time").epochSeconds(what: "the line's time in epoch seconds")
+    }
+
+    /// A date written as a string: strict ISO-8601 and, like every string, at most 255 bytes (a longer
+    /// one would carry some 230 fraction digits, far past what a double holds).
+    static func isoDate(_ node: JSONNode, _ s: String) throws -> Double? {
+        guard s.utf8.count <= maxStringBytes else {
+            throw node.fail("date string is \(s.utf8.count) UTF-8 bytes; at most \(maxStringBytes) are allowed")
+        }
+        return ISO8601.parse(s)
+    }
+
     /// `{"$date": 1732270000}` (or an ISO-8601 string) as epoch seconds; nil when the object is not of that form.
     static func dollarDate(_ node: JSONNode) throws -> Double? {
         guard case .object(let members) = node.value, members.count == 1, members[0].key == "$date" else { return nil }
@@ -151,7 +166,7 @@ public enum EventDecoder {
         switch inner.value {
         case .int, .double: return try inner.epochSeconds(what: "a date in epoch seconds")
         case .string(let s):
-            guard let t = ISO8601.parse(s) else { throw inner.fail("\"\(s)\" is not a strict ISO-8601 timestamp") }
+            guard let t = try isoDate(inner, s) else { throw inner.fail("\"\(s)\" is not a strict ISO-8601 timestamp") }
             return t
         default: throw inner.fail("$date must be epoch seconds or an ISO-8601 string, found \(inner.value.typeName)")
         }

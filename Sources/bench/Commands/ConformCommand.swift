@@ -84,15 +84,24 @@ struct ConformCommand: ParsableCommand {
         }
         let width = directories.map { ($0 as NSString).lastPathComponent.count }.max() ?? 0
         var failing = 0, refused = 0
-        for directory in directories {
-            let result = try Conformance.check(case: directory) { corpus in
+        let results = try directories.map { directory in
+            try Conformance.check(case: directory) { corpus in
                 if let library { return library.strategy(corpusJSON: corpus.json, of: corpus.set) }
                 return StrategyRegistry.named(strategy!)!
             }
+        }
+        for (i, result) in results.enumerated() {
             let label = PrintableText.escaped(result.name).padding(toLength: width, withPad: " ", startingAt: 0)
             if let reason = result.refused {
                 refused += 1
-                try TextOutput.printLine("skip  \(label)  refused by create: \(reason)")
+                // A reason given for several cases is printed once, with how many more it covers.
+                if let first = results[..<i].first(where: { $0.refused == reason }) {
+                    try TextOutput.printLine("skip  \(label)  refused by create (the same reason as \(PrintableText.escaped(first.name)))")
+                    continue
+                }
+                let repeats = results[(i + 1)...].filter { $0.refused == reason }.count
+                let same = repeats == 0 ? "" : " (the same for \(repeats) more case\(repeats == 1 ? "" : "s"))"
+                try TextOutput.printLine("skip  \(label)  refused by create: \(PrintableText.cut(reason))\(same)")
                 continue
             }
             if result.disagreements.isEmpty, result.invalidResults == 0 {

@@ -7,6 +7,7 @@
 //   batch-count           match_batch does its work, then returns one event more than it was given
 //   refuse-regex          create refuses a corpus with a regex filter: a partial port, correct elsewhere
 //   refuse-all            create refuses every corpus
+//   refuse-long           create refuses every corpus with a reason as long as the error buffer holds
 // Unset, it is the example plugin. Built with -DTB_TEST_SLOW (CFLAGS), every match is done twice: a
 // correct plugin that costs about twice the instructions, for the gate's tests; with -DTB_TEST_WRONG
 // (or `#define TB_TEST_WRONG` above the include) it always gives the `wrong` fault.
@@ -29,6 +30,12 @@ static void *f_create(const tb_corpus *corpus, const tb_vocabulary *vocabulary, 
     fault = fault ? fault : "";
     if ((strcmp(fault, "refuse-regex") == 0 && corpus->regex_count > 0) || strcmp(fault, "refuse-all") == 0) {
         snprintf(error, error_capacity, "faulty: regex filters are not supported");
+        return NULL;
+    }
+    if (strcmp(fault, "refuse-long") == 0) {
+        size_t n = error_capacity - 1;
+        memset(error, 'r', n);
+        error[n] = 0;
         return NULL;
     }
     faulty *f = malloc(sizeof *f);
