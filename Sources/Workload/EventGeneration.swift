@@ -9,6 +9,9 @@ extension WorkloadGenerator {
         if let shape = spec.shape {
             return TwinCorpus(shape, seed: spec.seed).events(spec, vocabulary: vocabulary, count: n, progress: progress)
         }
+        if let pubsub = spec.pubsub {
+            return pubsub.events(seed: spec.seed, vocabulary: vocabulary, count: n, progress: progress)
+        }
         if let routing = spec.routing {
             return routing.events(triggers: spec.triggers, seed: spec.seed, vocabulary: vocabulary, count: n, progress: progress)
         }

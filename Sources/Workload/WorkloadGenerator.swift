@@ -53,6 +53,7 @@ public enum WorkloadGenerator {
     package static func corpusJSON(_ spec: WorkloadSpec) -> JSONValue {
         if let shape = spec.shape { return TwinCorpus(shape, seed: spec.seed).json(triggers: spec.triggers, seed: spec.seed) }
         if let routing = spec.routing { return routing.corpusJSON(triggers: spec.triggers) }
+        if let pubsub = spec.pubsub { return pubsub.corpusJSON(triggers: spec.triggers, seed: spec.seed) }
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 1)
         let names = ZipfSampler(count: spec.eventNames, exponent: spec.zipf)
         let productRanks = ZipfSampler(count: products, exponent: 1.0)

@@ -7,6 +7,7 @@ extension WorkloadSpec {
     /// plus the fresh strings (`freshStringShare` of the string values), each interned with about
     /// 128 bytes of string and table.
     package var replayBytesPerEvent: Int {
+        if let pubsub { return 21 + 13 * pubsub.attributesPerEvent }
         if let shape { return 21 + Int((13 * (shape.meanProperties + 1) + 64 * shape.meanProperties * freshShare(shape)).rounded(.up)) }
         let properties = Double((propertiesPerEvent.lowerBound + propertiesPerEvent.upperBound) / 2 + 1)
         let stringShare = Double(WorkloadGenerator.schema.filter { $0.values.type == .string }.count) / Double(WorkloadGenerator.schema.count)
@@ -17,6 +18,7 @@ extension WorkloadSpec {
     /// triggers, both held at once): measured peak resident memory over 100,000 triggers was about
     /// 1,300 bytes plus 600 per filter; this allows half as much again.
     package var triggerBytes: Int {
+        if let pubsub { return Int(2000 + 900 * 2 * Double(pubsub.k)) }
         let filters = shape.map { $0.meanFilters * $0.conditionsPerTrigger.enumerated().reduce(0.0) { $0 + Double($1.offset + 1) * $1.element } }
             ?? Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
         return Int(2000 + 900 * filters)

@@ -15,6 +15,10 @@ extension WorkloadSpec {
             return .object([("format", .string(Self.format)), ("name", .string(name)), ("seed", .int(Int64(seed))),
                             ("events", .int(Int64(events))), ("triggers", .int(Int64(triggers))), ("routing", .string(routing.rawValue))])
         }
+        if let pubsub {
+            return .object([("format", .string(Self.format)), ("name", .string(name)), ("seed", .int(Int64(seed))),
+                            ("events", .int(Int64(events))), ("triggers", .int(Int64(triggers))), ("pubsub", pubsub.json)])
+        }
         func range(_ r: ClosedRange<Int>) -> JSONValue { .array([.int(Int64(r.lowerBound)), .int(Int64(r.upperBound))]) }
         return .object([
             ("format", .string(Self.format)), ("name", .string(name)), ("seed", .int(Int64(seed))), ("events", .int(Int64(events))),

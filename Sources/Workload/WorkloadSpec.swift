@@ -28,12 +28,15 @@ public struct WorkloadSpec: Sendable, Equatable {
     /// A routing rule set's shape (`RoutingShape`); when set, it decides everything but the seed and
     /// the event and trigger counts.
     package var routing: RoutingShape?
+    /// A publish/subscribe shape (`PubSubShape`); when set, it decides everything but the seed and the
+    /// event and trigger counts.
+    package var pubsub: PubSubShape?
 
     public init() {}
 
     static let keys: Set<String> = ["format", "name", "seed", "events", "triggers", "event_names", "zipf",
                                     "properties_per_event", "filters_per_trigger", "regex_share", "kinds", "crowded",
-                                    "fresh_string_share", "shape", "routing"]
+                                    "fresh_string_share", "shape", "routing", "pubsub"]
     /// The keys a fitted spec's shape decides instead.
     static let shapedKeys: Set<String> = ["event_names", "zipf", "properties_per_event", "filters_per_trigger", "regex_share",
                                           "crowded", "fresh_string_share"]
@@ -78,6 +81,9 @@ public struct WorkloadSpec: Sendable, Equatable {
                     throw fail(key, "expected one of \(RoutingShape.allCases.map(\.rawValue).joined(separator: ", ")) in a \(format) spec")
                 }
                 spec.routing = shape
+            case "pubsub":
+                guard !fitted else { throw fail(key, "a pubsub shape belongs in a \(format) spec") }
+                spec.pubsub = try PubSubShape.decode(v, file: file)
             case _ where fitted && shapedKeys.contains(key):
                 throw fail(key, "a fitted spec's shape decides \(key); allowed beside it: seed, events, triggers, kinds")
             case "name":
@@ -117,8 +123,10 @@ public struct WorkloadSpec: Sendable, Equatable {
                 throw fail(key, "unknown key \"\(key)\"; allowed: \(keys.sorted().joined(separator: ", "))")
             }
         }
-        if spec.routing != nil, let other = members.first(where: { shapedKeys.contains($0.key) || $0.key == "kinds" }) {
-            throw fail(other.key, "a routing spec's shape decides \(other.key); allowed beside it: seed, events, triggers")
+        for (family, set) in [("routing", spec.routing != nil), ("pubsub", spec.pubsub != nil)] where set {
+            if let other = members.first(where: { shapedKeys.contains($0.key) || ["kinds", "routing", "pubsub"].contains($0.key) && $0.key != family }) {
+                throw fail(other.key, "a \(family) spec's shape decides \(other.key); allowed beside it: seed, events, triggers")
+            }
         }
         if fitted, spec.shape == nil { throw fail("shape", "a \(fittedFormat) spec needs a shape (bench fit writes one)") }
         guard spec.triggers + spec.crowdedTriggers <= CorpusDecoder.maxTriggers else {

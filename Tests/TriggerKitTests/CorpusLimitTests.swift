@@ -68,4 +68,29 @@ final class CorpusLimitTests: XCTestCase {
         accepts(pattern(4096))
         refuses(pattern(4097), "regular expression is 4097 bytes; at most 4096 are allowed")
     }
+
+    func testStringConstantsAreAtMost255BytesAsEventStringsAre() {
+        for op in ["eq", "ne"] {
+            accepts(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"\#(op)","value":"\#(name(255))"}]]}]}"#)
+            refuses(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"\#(op)","value":"\#(name(256))"}]]}]}"#,
+                    "filters[0][0].value: string constant is 256 UTF-8 bytes; at most 255 are allowed")
+        }
+        refuses(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"in","value":["a","\#(name(256))"]}]]}]}"#,
+                "filters[0][0].value[1]: string constant is 256 UTF-8 bytes")
+    }
+
+    /// Found by an outside reading of the docs: a message's unknown key was accepted, and every refused
+    /// pattern was said to use backreferences or lookaround.
+    func testMessageKeysAreCheckedAndTheRegexHintOnlyWhereItApplies() {
+        refuses(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e"}],"message":{"type":"modal","foo":1}}"#, "unknown key")
+        accepts(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e"}],"message":{}}"#)
+        func pattern(_ p: String) -> String {
+            #"{"id":"t","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"regex","value":"\#(p)"}]]}]}"#
+        }
+        refuses(pattern("a(?=b)"), "backreferences and lookaround are not supported")
+        XCTAssertThrowsError(try CorpusDecoder.decode(bytes: corpus(#"{"id":"t","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"regex","value":"(?x)a b"}]]}]}"#))) { error in
+            XCTAssertTrue("\(error)".contains("is not valid RE2 syntax: invalid perl operator: (?x"), "\(error)")
+            XCTAssertFalse("\(error)".contains("lookaround"), "\(error)")
+        }
+    }
 }

@@ -13,6 +13,14 @@ final class EventDecoderTests: XCTestCase {
         XCTAssertEqual(e.properties["v"], .null)
     }
 
+    /// Found by an outside reading: a push whose extras hold a `category` was refused as a duplicate.
+    func testExtrasCategoryIsThePropertyBesideAnApsCategory() throws {
+        let e = try decode(#"{"time":1,"type":"push_click","payload":{"aps":{"category":"promo_v2"},"campaign_id":"c1","extras":{"category":"shoes"}}}"#)
+        XCTAssertEqual(e.properties["category"], .string("shoes"))
+        let plain = try decode(#"{"time":1,"type":"push_click","payload":{"aps":{"category":"promo_v2"},"campaign_id":"c1"}}"#)
+        XCTAssertEqual(plain.properties["category"], .string("promo_v2"))
+    }
+
     func testThreeEqualsThreePointZero() {
         XCTAssertEqual(PropertyValue.int(3), PropertyValue.double(3.0))
         XCTAssertEqual(NumberComparison.compare(.int(Int64.max), .double(9_223_372_036_854_775_807.0)), -1)

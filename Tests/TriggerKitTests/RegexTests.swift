@@ -43,7 +43,7 @@ final class RegexTests: XCTestCase {
         XCTAssertThrowsError(try CorpusDecoder.decode(bytes: Array(corpus.utf8))) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("triggers[0].conditions[0].filters[0][0].value: regular expression"), text)
-            XCTAssertTrue(text.contains("not valid RE2 syntax (invalid perl operator: (?!)"), text)
+            XCTAssertTrue(text.contains("not valid RE2 syntax: invalid perl operator: (?!"), text)
             XCTAssertTrue(text.hasSuffix(#"(trigger "vip")"#), text)
         }
     }

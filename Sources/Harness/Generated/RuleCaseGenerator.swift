@@ -6,12 +6,13 @@ import Workload
 /// values drawn from `EdgeValues` and from each other's neighbours, windows on the event times, the
 /// stated limits (64 filters in a clause, 64 conditions, 256 properties, long lists, over 4,096
 /// triggers), and bucket shapes that engage every path of `predicate-index` (an equality crowd, bands,
-/// one-sided ranges, a counted bucket, any-purchase and any-push companions, a crowd of regex literals). One seed and round
+/// one-sided ranges, a counted bucket, any-purchase and any-push companions, a crowd of regex literals,
+/// a bucket of range subscriptions cut into cells). One seed and round
 /// always give the same case.
 package struct RuleCaseGenerator {
     /// What a round's corpus is shaped around.
     package enum Shape: Int, CaseIterable, Sendable {
-        case mixed, crowd, counted, limits, manyTriggers, companions, literals
+        case mixed, crowd, counted, limits, manyTriggers, companions, literals, ranges
     }
 
     var rng: DeterministicRandom
@@ -77,6 +78,8 @@ package struct RuleCaseGenerator {
             for _ in 0..<rng.between(256, 300) { addTrigger(conditions: [condition(name: "e")]) }
         case .limits:
             limits()
+        case .ranges:
+            rangeSubscriptions()
         case .manyTriggers:
             // Filler a port cannot match, then the triggers that matter past the 4,096th.
             let filler = rng.between(4_097, 4_400)
@@ -89,6 +92,40 @@ package struct RuleCaseGenerator {
                 addTrigger(conditions: [rng.chance(0.5) ? purchase(Self.products[rng.below(Self.products.count)]) : push()])
             }
         }
+    }
+
+    /// Conjunctions of number comparisons over several keys (`predicate-index` cuts such a bucket into
+    /// cells): two-sided, one-sided, strict and equal bounds, sometimes empty intervals, constants from
+    /// the edges (integers past 2^53 leave their condition to be evaluated in full) and a few other
+    /// conditions beside them.
+    mutating func rangeSubscriptions() {
+        let keys = ["n", "m", "k9", "u.t"]
+        func constant(_ rng: inout DeterministicRandom) -> JSONValue {
+            switch rng.below(10) {
+            case 0...3: return .int(Int64(rng.between(-40, 40)))
+            case 4...6: return .double(Double(rng.between(-160, 160)) / 4)
+            default: return EdgeValues.number(&rng)
+            }
+        }
+        for _ in 0..<rng.between(256, 300) {
+            var clauses: [[JSONValue]] = []
+            for key in keys where rng.chance(0.55) {
+                switch rng.below(5) {
+                case 0, 1:
+                    var lo = constant(&rng), hi = constant(&rng)
+                    if rng.chance(0.9), let a = lo.number, let b = hi.number, a > b { swap(&lo, &hi) }
+                    clauses.append([filter(key, type: "number", op: rng.chance(0.7) ? "gte" : "gt", value: lo)])
+                    clauses.append([filter(key, type: "number", op: rng.chance(0.7) ? "lte" : "lt", value: hi)])
+                case 2, 3:
+                    clauses.append([filter(key, type: "number", op: ["gt", "gte", "lt", "lte"][rng.below(4)], value: constant(&rng))])
+                default:
+                    clauses.append([filter(key, type: "number", op: "eq", value: constant(&rng))])
+                }
+            }
+            if clauses.isEmpty { clauses.append([filter("n", type: "number", op: "gte", value: constant(&rng))]) }
+            addTrigger(conditions: [custom("e", clauses)])
+        }
+        for _ in 0..<rng.between(0, 24) { addTrigger(conditions: [condition(name: "e")]) }
     }
 
     /// The 255 padding keys a `limits` event carries beside its own: the corpus names them first, so

@@ -269,12 +269,12 @@ public enum CorpusDecoder {
                 regexes.byPattern[pattern] = re
                 return .regex(re)
             } catch {
-                throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax (\(error.reason)); backreferences and lookaround are not supported")
+                throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax: \(error.reason)" + regexHint(pattern))
             }
         case (.string, .in), (.string, .notIn):
-            return .strings(try v.array(what: "a list of strings").map { try $0.string(what: "a string") })
+            return .strings(try v.array(what: "a list of strings").map { try boundedString($0) })
         case (.string, _):
-            return .string(try v.string(what: "a string"))
+            return .string(try boundedString(v))
         case (.boolean, _):
             guard case .bool(let b) = v.value else { throw v.fail("expected true or false, found \(v.value.typeName)") }
             return .bool(b)
@@ -283,6 +283,23 @@ public enum CorpusDecoder {
         case (.date, _):
             return .seconds(try nonNegativeSeconds(v, what: "a number of seconds"))
         }
+    }
+
+    /// A string constant: at most 255 UTF-8 bytes as written, as every event string is (a longer one
+    /// could never be compared with one).
+    static func boundedString(_ node: JSONNode) throws -> String {
+        let s = try node.string(what: "a string")
+        guard s.utf8.count <= EventDecoder.maxStringBytes else {
+            throw node.fail("string constant is \(s.utf8.count) UTF-8 bytes; at most \(EventDecoder.maxStringBytes) are allowed, as in events")
+        }
+        return s
+    }
+
+    /// Why RE2 may have refused `pattern`, when it uses what RE2 leaves out on purpose.
+    static func regexHint(_ pattern: String) -> String {
+        let lookaround = ["(?=", "(?!", "(?<=", "(?<!"].contains { pattern.contains($0) }
+        let backreference = pattern.contains(/\\[1-9]/)
+        return lookaround || backreference ? "; backreferences and lookaround are not supported (RE2 runs in linear time)" : ""
     }
 
     static func numberValue(_ node: JSONNode) throws -> PropertyValue {
@@ -315,7 +332,7 @@ public enum CorpusDecoder {
     }
 
     static func decodeMessage(_ node: JSONNode) throws -> Message {
-        let obj = try node.object(what: "a message")
+        let obj = try node.object(allowed: ["type", "orientation", "assets", "extras"], what: "a message")
         var message = Message()
         if let n = obj.optionalNonNull("type") {
             message.type = try n.string(what: "the message type")

@@ -35,7 +35,8 @@ extension CompiledMatcher: LayerableMatcher {
 extension PredicateIndexMatcher: LayerableMatcher {
     package typealias Snapshot = LayeredPredicateIndexMatcher
     package var listCapacity: Int { largestCrowd }
-    package var markCapacity: Int { max(largestCounted, largestLiteralCrowd) }
+    /// Counted and literal crowds mark from the bottom; a cells probe works in the top `cellScratchWords`.
+    package var markCapacity: Int { max(largestCounted, largestLiteralCrowd) + cellScratchWords }
     package var memoSlots: Int { program.regexes.count }
     package var mergedSpans: Bool { spans.merged }
     package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }

@@ -25,13 +25,17 @@ package struct PredicateIndexMatcher: Matcher {
     /// One span of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.spans`).
     package let spans: PredicateProgram.Spans
     /// Per bucket, the index in `crowds` of its span; -1 when the span is scanned; `crowds.count + k`
-    /// when it is `counted[k]`. One load decides all three, and a scanned span tests only the sign, as
+    /// when it is `counted[k]`; `crowds.count + counted.count + k` when it is `cells[k]`. One load decides all three, and a scanned span tests only the sign, as
     /// before counting existed (a second test there cost every scanned event instructions).
     package let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     package let crowds: FrozenBuffer<CrowdIndex>
     let counted: FrozenBuffer<CountingIndex>
+    /// Buckets of range subscriptions (`IntervalCells`).
+    package let cells: FrozenBuffer<IntervalCells>
+    /// Scratch words the largest `cells` index needs, at the top of the scratch's mark words.
+    let cellScratchWords: Int
     /// The most conditions an indexed or counted span holds: room for every candidate its index can return.
     let largestCrowd: Int
     /// Buckets numbered from here on are `redirected`'s: a delta snapshot's rebuilt buckets (none in a build).
@@ -62,13 +66,21 @@ package struct PredicateIndexMatcher: Matcher {
         let spans = program.spans(for: buckets, merge: !bigCompanion)
         self.spans = spans
         var crowdOfBucket = [Int32](repeating: -1, count: buckets.bucketCount)
-        var countedBuckets: [Int] = []
+        var countedBuckets: [Int] = [], cellBuckets: [Int] = []
         var crowds: [CrowdIndex] = []
         var counted: [CountingIndex] = []
         var largestCrowd = 0, largestCounted = 0
         var layout = ClauseLayout()
         for b in 0..<buckets.bucketCount {
             let range = spans.range(of: Int32(b))
+            // Range subscriptions (every clause one number comparison) are cut into cells, whatever a
+            // crowd index would do: a band or threshold prunes on one attribute and leaves the rest to
+            // evaluate, which on their shape costs more than the scan it replaces.
+            if range.count >= countThreshold, IntervalCells.worthIndexing(entries: range, of: spans.entries, program: program) {
+                cellBuckets.append(b)
+                largestCounted = max(largestCounted, range.count)
+                continue
+            }
             // Classified first, built only if it prunes: building and dropping an index allocated for
             // every entry (the default set has crowds that do not prune).
             var statistics = range.count >= crowdThreshold ? AccessStatistics(entries: range, of: spans.entries, program: program) : nil
@@ -96,6 +108,13 @@ package struct PredicateIndexMatcher: Matcher {
             crowdOfBucket[b] = Int32(crowds.count + k)
             counted.append(CountingIndex(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
         }
+        var cells: [IntervalCells] = []
+        for (k, b) in cellBuckets.enumerated() {
+            crowdOfBucket[b] = Int32(crowds.count + counted.count + k)
+            cells.append(IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
+        }
+        self.cellScratchWords = cells.map(\.scratchWords).max() ?? 0
+        self.cells = FrozenBuffer(cells)
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
@@ -113,6 +132,8 @@ package struct PredicateIndexMatcher: Matcher {
         crowdOfBucket = base.crowdOfBucket
         crowds = base.crowds
         counted = base.counted
+        cells = base.cells
+        cellScratchWords = base.cellScratchWords
         largestCrowd = base.largestCrowd
         ownBuckets = base.ownBuckets
         self.redirected = redirected
@@ -292,6 +313,7 @@ package struct PredicateIndexMatcher: Matcher {
     /// evaluated in full. Out of line: buckets this big are rare, and inlined it made every scan's frame bigger.
     @inline(never)
     func count(_ counted: Int32, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        if Int(counted) >= self.counted.count { return cut(Int(counted) &- self.counted.count, i, events, scratch) }
         let index = self.counted.base + Int(counted)
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
         scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
@@ -303,4 +325,20 @@ package struct PredicateIndexMatcher: Matcher {
         program.scanListed(spans.entries, i, events, scratch)
     }
 
+    /// A bucket of range subscriptions (`IntervalCells`): the conditions the cells say hold pass the
+    /// entry screen and match; the bucket's other conditions are evaluated in full.
+    func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let index = cells.base + k
+        let entries = spans.entries.base
+        let area = scratch.marks + (scratch.markCapacity &- cellScratchWords)
+        let decided = IntervalCells.probe(index, i, events, area: area) { e in
+            Self.accept(entries[Int(e)], i, events, scratch)
+        }
+        if !decided {
+            let r = index.pointee.raw
+            for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
+        }
+        for e in index.pointee.residual { scratch.appendListed(e) }
+        program.scanListed(spans.entries, i, events, scratch)
+    }
 }

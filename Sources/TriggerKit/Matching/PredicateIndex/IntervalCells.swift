@@ -1,0 +1,120 @@
+/// The index of one big bucket of range subscriptions (docs/strategies.md, "Range subscriptions"):
+/// conditions whose every clause is one number comparison (`>`, `>=`, `<`, `<=`, `==`), the shape of
+/// content-based publish/subscribe, where each subscription is a conjunction of intervals over many
+/// numeric attributes. In the family of the bitset matchers (HEM and its successors):
+///
+/// - each condition's comparisons on one attribute are one closed interval `[lo, hi]` of doubles
+///   (a strict bound is moved to the next double, exact for any double value);
+/// - each attribute's value domain is cut into cells, equi-depth over the intervals' ends; per cell,
+///   a bitset of the conditions whose interval misses the whole cell, and a list of the intervals
+///   that only partly cover it (their ends lie inside);
+/// - an event ORs, per attribute, its value's cell bitset (or, when it lacks the attribute or holds
+///   another type, the bitset of every condition constraining it: a comparison on a missing property
+///   fails), checks the partial intervals of its cells exactly, and every condition left unset holds.
+///
+/// Conditions of the bucket that are not of this form are evaluated as a scanned bucket's are.
+/// Everything the probe reads is in manually allocated memory, reached through `raw`.
+package struct IntervalCells: Sendable {
+    /// An interval that partly covers a cell: the event's value is compared with both ends.
+    struct Partial: Sendable, BitwiseCopyable {
+        var lo: Double
+        var hi: Double
+        var condition: Int32
+    }
+
+    /// The probe's view: plain pointers and counts (copying it retains nothing).
+    struct Raw: @unchecked Sendable, BitwiseCopyable {
+        /// Conditions indexed, and 64-bit words per bitset.
+        var conditions: Int
+        var words: Int
+        var attributes: Int
+        /// Per indexed condition, its entry's position in the run.
+        var entryOf: UnsafeMutablePointer<Int32>
+        /// Per property key id below `keyLimit`, its attribute (or -1).
+        var attributeOfKey: UnsafeMutablePointer<Int32>
+        var keyLimit: Int
+        /// Attribute `a`'s splits are `splits[splitStart[a]..<splitStart[a + 1]]`; its cells, one more,
+        /// are numbered from `splitStart[a] + a` (cell `j` holds values in `[split j-1, split j)`).
+        var splitStart: UnsafeMutablePointer<Int32>
+        var splits: UnsafeMutablePointer<Double>
+        /// Cell `g`'s bitset of conditions that fail anywhere in it: `failBits[g * words..<(g + 1) * words]`.
+        var failBits: UnsafeMutablePointer<UInt64>
+        /// Attribute `a`'s conditions (they fail when the event lacks it): `absentBits[a * words...]`.
+        var absentBits: UnsafeMutablePointer<UInt64>
+        /// Cell `g`'s partial intervals: `partials[partialStart[g]..<partialStart[g + 1]]`.
+        var partialStart: UnsafeMutablePointer<Int32>
+        var partials: UnsafeMutablePointer<Partial>
+    }
+
+    let raw: Raw
+    /// Entries of the bucket (positions in the run) that are not indexed: evaluated in full.
+    package let residual: [Int32]
+    /// Owners of `raw`'s memory.
+    let owners: [any AnyObject & Sendable]
+
+    /// Scratch words a probe uses: the bitset, then per attribute its cell (or -1) and value.
+    var scratchWords: Int { raw.words + 2 * raw.attributes }
+
+    /// Bytes the index holds (bitsets, partial lists, splits, maps).
+    var bytes: Int {
+        let cells = Int(raw.splitStart[raw.attributes]) + raw.attributes
+        return (cells + raw.attributes) * raw.words * 8 + Int(raw.partialStart[cells]) * MemoryLayout<Partial>.stride
+            + cells * 12 + raw.conditions * 4 + raw.keyLimit * 4
+    }
+
+    /// Cell bitsets a build may spend per indexed condition, summed over all attributes, in bits: the
+    /// cells of all attributes together are at most this many. More cells mean fewer partial intervals
+    /// to check per event and more memory (one bit per condition per cell).
+    static let cellBitsPerCondition = 2048
+
+    /// The closed interval of `p`, or nil when `p` is not a number comparison this index decides
+    /// exactly (another operator, a type mask other than number's, a constant no double holds).
+    static func interval(_ p: PredicateProgram.Predicate) -> (lo: Double, hi: Double)? {
+        let number: UInt8 = 1 << ValueTag.int.rawValue | 1 << ValueTag.double.rawValue
+        guard p.tagMask == number, !p.holdsOnMissing else { return nil }
+        switch p.code {
+        case .numGt, .numGte, .numLt, .numLte, .numEq: break
+        default: return nil
+        }
+        guard let c = RangeLists.threshold(p), c.isFinite else { return nil }
+        switch p.code {
+        case .numGt: return (c.nextUp, .infinity)
+        case .numGte: return (c, .infinity)
+        case .numLt: return (-.infinity, c.nextDown)
+        case .numLte: return (-.infinity, c)
+        default: return (c, c)
+        }
+    }
+
+    /// The condition's intervals by property key, or nil when a clause is not one comparison `interval` decides.
+    static func intervals(of entry: PredicateProgram.Entry, program: PredicateProgram) -> [(key: Int32, lo: Double, hi: Double)]? {
+        guard entry.clauseEnd > entry.clauseStart else { return nil }
+        var out: [(key: Int32, lo: Double, hi: Double)] = []
+        for c in Int(entry.clauseStart)..<Int(entry.clauseEnd) {
+            let first = Int(program.clauseStart[c])
+            guard program.clauseStart[c + 1] == first + 1 else { return nil }
+            let p = program.predicates[first]
+            guard let (lo, hi) = interval(p) else { return nil }
+            if let k = out.firstIndex(where: { $0.key == p.key }) {
+                out[k].lo = max(out[k].lo, lo)
+                out[k].hi = min(out[k].hi, hi)
+            } else {
+                out.append((p.key, lo, hi))
+            }
+        }
+        return out
+    }
+
+    /// Whether a bucket is worth indexing this way: at least three quarters of its conditions are
+    /// interval conjunctions, and most of those bound a range rather than an equality (equalities
+    /// alone are what the crowd index's hash table answers best).
+    static func worthIndexing(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
+        var indexed = 0, ranged = 0
+        for e in entries {
+            guard let list = intervals(of: run[e], program: program) else { continue }
+            indexed += 1
+            if list.contains(where: { $0.lo != $0.hi }) { ranged += 1 }
+        }
+        return 4 * indexed >= 3 * entries.count && 4 * ranged >= 3 * indexed
+    }
+}

@@ -1,0 +1,75 @@
+import TriggerKit
+import XCTest
+
+/// Range subscriptions cut into cells (`IntervalCells`) must answer as `reference` does: at every
+/// interval end, strict and not, at -0, for empty intervals, absent and mistyped attributes, and for
+/// integers beyond 2^53 (which the cells cannot compare, so the conditions are evaluated one by one).
+final class IntervalCellsTests: XCTestCase {
+    func subscriptions(_ n: Int, seed: UInt64) -> (TriggerSet, [Double]) {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var ends: [Double] = [0]
+        var triggers: [String] = []
+        for t in 0..<n {
+            var clauses: [String] = []
+            for a in 0..<4 where next(3) > 0 {
+                let lo = Double(next(200) - 100) / 2, hi = lo + Double(next(40)) / 2 - (next(10) == 0 ? 30 : 0)
+                ends += [lo, hi]
+                let ops = [("gte", "lte"), ("gt", "lt"), ("gte", "lt"), ("gt", "lte"), ("eq", "")][next(5)]
+                clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.0)","value":\#(lo)}]"#)
+                if !ops.1.isEmpty { clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.1)","value":\#(hi)}]"#) }
+            }
+            if clauses.isEmpty { clauses.append(#"[{"property":"a0","type":"number","op":"gte","value":-0.0}]"#) }
+            triggers.append(#"{"id":"s\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[\#(clauses.joined(separator: ","))]}]}"#)
+        }
+        // A few conditions of another form beside them: evaluated in full.
+        for t in 0..<20 {
+            triggers.append(#"{"id":"o\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"a1","type":"number","op":"ne","value":\#(t)}],[{"property":"s","type":"string","op":"exists"}]]}]}"#)
+        }
+        let set = try! CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        return (set, ends)
+    }
+
+    func testCellsAgreeWithReferenceAtEveryEnd() throws {
+        let (set, ends) = subscriptions(400, seed: 7)
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        var values: [PropertyValue] = [.double(-0.0), .int(0), .int(9_007_199_254_740_993), .string("3"), .bool(true)]
+        for e in ends { values += [.double(e), .double(e.nextUp), .double(e.nextDown)] }
+        for e in ends where e == e.rounded() { values.append(.int(Int64(e))) }
+        var k = 0
+        for v in values {
+            // Each value on one attribute, the others drawn from the ends or left out.
+            var properties: [String: PropertyValue] = ["a\(k % 4)": v]
+            for a in 0..<4 where a != k % 4 && (k + a) % 3 != 0 { properties["a\(a)"] = .double(ends[(k * 7 + a) % ends.count]) }
+            if k % 5 == 0 { properties["s"] = .string("x") }
+            columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: properties))
+            k += 1
+        }
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual(index.cells.count, 1, "the bucket is cut into cells")
+        XCTAssertEqual(index.cells[0].residual.count, 20)
+        let reference = ReferenceMatcher(set)
+        let scratch = index.makeScratch(for: columns)
+        var matched = 0
+        columns.withView { view in
+            for i in 0..<view.count {
+                index.match(i, in: view, scratch: scratch)
+                let expected = reference.match(view.event(at: i))
+                matched += expected.count
+                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(view.event(at: i))")
+            }
+        }
+        XCTAssertGreaterThan(matched, 100)
+    }
+
+    /// Equality-only conditions stay with the crowd index's hash table; a bucket of mixed filters is counted.
+    func testOnlyRangeBucketsAreCut() throws {
+        let eq = (0..<300).map { #"{"id":"q\#($0)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"a","type":"number","op":"eq","value":\#($0)}]]}]}"# }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(eq.joined(separator: ","))]}"#.utf8))
+        XCTAssertEqual(PredicateIndexMatcher(set, vocabulary: Vocabulary(set)).cells.count, 0)
+    }
+}
