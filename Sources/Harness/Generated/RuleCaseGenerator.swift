@@ -110,7 +110,7 @@ package struct RuleCaseGenerator {
         for _ in 0..<rng.between(256, 300) {
             var clauses: [[JSONValue]] = []
             for key in keys where rng.chance(0.55) {
-                switch rng.below(5) {
+                switch rng.below(40) == 0 ? 4 : rng.below(4) {
                 case 0, 1:
                     var lo = constant(&rng), hi = constant(&rng)
                     if rng.chance(0.9), let a = lo.number, let b = hi.number, a > b { swap(&lo, &hi) }

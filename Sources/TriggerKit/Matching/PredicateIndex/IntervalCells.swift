@@ -106,15 +106,15 @@ package struct IntervalCells: Sendable {
     }
 
     /// Whether a bucket is worth indexing this way: at least three quarters of its conditions are
-    /// interval conjunctions, and most of those bound a range rather than an equality (equalities
-    /// alone are what the crowd index's hash table answers best).
+    /// interval conjunctions without an equality. A condition that requires an equal value is what
+    /// the crowd index's hash table answers best: on `crowded-100k` (an equality and a price bound
+    /// per trigger) cells evaluated 4,453 candidates per event where the crowd evaluates 6.8.
     static func worthIndexing(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
-        var indexed = 0, ranged = 0
+        var ranged = 0
         for e in entries {
-            guard let list = intervals(of: run[e], program: program) else { continue }
-            indexed += 1
-            if list.contains(where: { $0.lo != $0.hi }) { ranged += 1 }
+            guard let list = intervals(of: run[e], program: program), !list.contains(where: { $0.lo == $0.hi }) else { continue }
+            ranged += 1
         }
-        return 4 * indexed >= 3 * entries.count && 4 * ranged >= 3 * indexed
+        return 4 * ranged >= 3 * entries.count
     }
 }
