@@ -5,7 +5,7 @@ import XCTest
 /// What an embedder gets by default: the README's snippet, matching with a fast strategy that agrees
 /// with the oracle.
 final class EmbeddingTests: XCTestCase {
-    static let corpus = Array(#"{"format":"trigger-corpus/1","triggers":[{"id":"big","conditions":[{"type":"purchase","product_id":"gold","filters":[[{"property":"price","type":"number","op":"gte","value":10}]]}],"message":{"id":"m"}}]}"#.utf8)
+    static let corpus = Array(#"{"format":"trigger-corpus/1","triggers":[{"id":"big","conditions":[{"type":"purchase","product_id":"gold","filters":[[{"property":"price","type":"number","op":"gte","value":10}]]}],"message":{"type":"modal"}}]}"#.utf8)
 
     /// The README's snippet, verbatim between the markers (checked below), on a corpus in a file.
     func testTheReadmeSnippetDeliversAnEventWithTheDefaultEngine() throws {

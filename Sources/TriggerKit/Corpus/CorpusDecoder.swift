@@ -110,7 +110,7 @@ public enum CorpusDecoder {
         var byPattern: [String: CompiledRegex] = [:]
     }
 
-    static let triggerKeys: Set<String> = [
+    static let triggerKeys: [String] = [
         "id", "priority", "start_time", "end_time", "delay", "timeout", "re_eligibility",
         "min_seconds_since_last_trigger", "conditions", "message", "name", "description",
     ]
@@ -181,7 +181,7 @@ public enum CorpusDecoder {
             }
             return .purchase(productID: product, filters: try decodeFilters(obj.optionalNonNull("filters"), regexes))
         case "session_start", "push_click":
-            let allowed: Set<String> = type == "session_start" ? ["type"] : ["type", "campaign_id", "action_id"]
+            let allowed: [String] = type == "session_start" ? ["type"] : ["type", "campaign_id", "action_id"]
             let raw = try node.object(what: "a \(type) condition")
             if let f = raw.optional("filters") {
                 throw f.fail("filters are allowed on custom_event and purchase conditions only, not on \(type)")

@@ -93,6 +93,7 @@ package struct JSONParser {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1  // {
         var members: [(key: String, value: JSONValue)] = []
+        // Duplicates by scanning while the object is small (most are), by a set past that.
         var seen = Set<String>()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -106,7 +107,14 @@ package struct JSONParser {
             }
             let keyStart = index
             let key = try parseString()
-            if !seen.insert(key).inserted {
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                duplicate = !seen.insert(key).inserted
+            }
+            if duplicate {
                 throw error("duplicate member name \"\(key)\"", at: keyStart)
             }
             skipWhitespace()
@@ -154,6 +162,13 @@ package struct JSONParser {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
+                if out.isEmpty {
+                    // No escape: the string is the run itself, validated in place.
+                    let run = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[runStart..<index]), as: UTF8.self) }
+                    index += 1
+                    guard let run else { throw error("string is not valid UTF-8", at: start) }
+                    return run
+                }
                 out.append(contentsOf: bytes[runStart..<index])
                 index += 1
                 break
