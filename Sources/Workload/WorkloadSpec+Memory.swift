@@ -18,7 +18,8 @@ extension WorkloadSpec {
     /// triggers, both held at once): measured peak resident memory over 100,000 triggers was about
     /// 1,300 bytes plus 600 per filter; this allows half as much again.
     package var triggerBytes: Int {
-        if let pubsub { return Int(2000 + 900 * 2 * Double(pubsub.k)) }
+        // Range subscriptions: measured peak 1.31 GB generating 100,000 of k = 10 (20 filters each).
+        if let pubsub { return 1000 + 650 * 2 * pubsub.k }
         let filters = shape.map { $0.meanFilters * $0.conditionsPerTrigger.enumerated().reduce(0.0) { $0 + Double($1.offset + 1) * $1.element } }
             ?? Double(filtersPerTrigger.lowerBound + filtersPerTrigger.upperBound) / 2
         return Int(2000 + 900 * filters)

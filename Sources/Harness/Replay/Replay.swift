@@ -112,6 +112,7 @@ package final class ReplaySession: DeliveryDelegate {
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            write: (String) throws -> Void) throws -> Int {
+        try LoadedCorpus.checkRoom(corpusPath)
         let set = try CorpusDecoder.load(path: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)

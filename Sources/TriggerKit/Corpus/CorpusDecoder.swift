@@ -9,7 +9,9 @@ public enum CorpusDecoder {
     public static let maxFiltersPerClause = 64
     public static let maxRegexBytes = 4096
     /// Largest corpus file read (a million triggers fit comfortably).
-    public static let maxFileBytes = 1 << 29
+    /// 4 GiB: a million range subscriptions of ten intervals are 1.35 GB of JSON. What fits in memory is
+    /// checked against the memory available before reading (`LoadedCorpus.checkRoom`).
+    public static let maxFileBytes = 1 << 32
 
     /// Reads, parses and validates the corpus at `path`.
     public static func load(path: String) throws -> TriggerSet { try document(at: path, decode: decode(bytes:)) }
