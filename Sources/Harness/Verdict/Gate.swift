@@ -105,17 +105,21 @@ package enum Gate {
         return report
     }
 
-    static func checkComparable(_ b: RunReport, _ c: RunReport, options: Options, notes: inout [String]) throws {
-        for (side, report) in [("baseline", b), ("current", c)] {
-            if report.results.isEmpty {
-                throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
-            }
-            // Only one of two same-named rows would be judged: a file bench wrote never has them.
-            var keys = Set<RowKey>()
-            if let twice = report.results.first(where: { !keys.insert($0.key).inserted }) {
-                throw Refusal(description: "the \(side) results hold row \(twice.key) twice; a results file has one row per strategy, publication and threads (was it edited?)")
-            }
+    /// Refuses results that cannot be judged whatever they are compared with: no rows, or one row
+    /// twice. `bench gate` asks it of the baseline before measuring.
+    package static func requireJudgeable(_ report: RunReport, side: String) throws {
+        if report.results.isEmpty {
+            throw Refusal(description: "the \(side) results are empty: nothing to compare; rerun bench run with at least one strategy")
         }
+        // Only one of two same-named rows would be judged: a file bench wrote never has them.
+        var keys = Set<RowKey>()
+        if let twice = report.results.first(where: { !keys.insert($0.key).inserted }) {
+            throw Refusal(description: "the \(side) results hold row \(twice.key) twice; a results file has one row per strategy, publication and threads (was it edited?)")
+        }
+    }
+
+    static func checkComparable(_ b: RunReport, _ c: RunReport, options: Options, notes: inout [String]) throws {
+        for (side, report) in [("baseline", b), ("current", c)] { try requireJudgeable(report, side: side) }
         // A results file from before the current match digest holds checksums no run of this build can
         // equal: comparing them would call every row's matches changed.
         if b.hasCurrentMatchDigest != c.hasCurrentMatchDigest {

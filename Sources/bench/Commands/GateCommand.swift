@@ -118,6 +118,10 @@ struct GateCommand: ParsableCommand {
         }
         let baseline = try RunReport.load(path)
         try baseline.requireCurrentMatchDigest(file: path, fix: "record it again with bench gate --update and the same inputs")
+        // A broken baseline fails at once, not after a minute of measuring.
+        do { try Gate.requireJudgeable(baseline, side: "baseline") } catch let refusal as Gate.Refusal {
+            throw InputError(file: path, path: "", reason: refusal.description)
+        }
         return baseline
     }
 
