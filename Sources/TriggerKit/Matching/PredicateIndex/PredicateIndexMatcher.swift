@@ -25,15 +25,17 @@ package struct PredicateIndexMatcher: Matcher {
     /// One span of compiled entries per bucket, as `compiled` lays them out (`PredicateProgram.spans`).
     package let spans: PredicateProgram.Spans
     /// Per bucket, the index in `crowds` of its span; -1 when the span is scanned; `crowds.count + k`
-    /// when it is `counted[k]`; `crowds.count + counted.count + k` when it is `cells[k]`. One load decides all three, and a scanned span tests only the sign, as
-    /// before counting existed (a second test there cost every scanned event instructions).
+    /// when it is `counted[k]`; `crowds.count + counted.count + k` when it is `cells[k]`. One load
+    /// decides all four, and a scanned span tests only the sign, as before counting existed (a second
+    /// test there cost every scanned event instructions).
     package let crowdOfBucket: FrozenBuffer<Int32>
     /// In manually allocated memory: a search reads the members it probes in place (copying an
     /// index out of an array retained and released every one of its arrays and dictionaries).
     package let crowds: FrozenBuffer<CrowdIndex>
     let counted: FrozenBuffer<CountingIndex>
-    /// Buckets of range subscriptions (`IntervalCells`).
-    package let cells: FrozenBuffer<IntervalCells>
+    /// Buckets of range subscriptions (`IntervalCells`); nil when there are none, so a build without
+    /// them allocates nothing for them.
+    package let cells: FrozenBuffer<IntervalCells>?
     /// Scratch words the largest `cells` index needs, at the top of the scratch's mark words.
     let cellScratchWords: Int
     /// The most conditions an indexed or counted span holds: room for every candidate its index can return.
@@ -114,7 +116,7 @@ package struct PredicateIndexMatcher: Matcher {
             cells.append(IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
         }
         self.cellScratchWords = cells.map(\.scratchWords).max() ?? 0
-        self.cells = FrozenBuffer(cells)
+        self.cells = cells.isEmpty ? nil : FrozenBuffer(cells)
         self.crowdOfBucket = FrozenBuffer(crowdOfBucket)
         self.crowds = FrozenBuffer(crowds)
         self.counted = FrozenBuffer(counted)
@@ -328,7 +330,7 @@ package struct PredicateIndexMatcher: Matcher {
     /// A bucket of range subscriptions (`IntervalCells`): the conditions the cells say hold pass the
     /// entry screen and match; the bucket's other conditions are evaluated in full.
     func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let index = cells.base + k
+        let index = cells.unsafelyUnwrapped.base + k
         let entries = spans.entries.base
         let area = scratch.marks + (scratch.markCapacity &- cellScratchWords)
         let decided = IntervalCells.probe(index, i, events, area: area) { e in
