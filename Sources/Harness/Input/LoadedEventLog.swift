@@ -41,6 +41,9 @@ package struct LoadedEventLog {
         // Replay buffers grow as lines arrive: refused with the line reached, not killed by the allocator.
         let budget = MemoryBudget.replayBytes() ?? Int.max
         var nextCheck = Self.checkEveryBytes
+        // The first string the log brings copies the corpus's string table (shared until then): checked
+        // before it can happen.
+        try log.checkRoom(budget: budget, file: name)
         while lineLimit.map({ log.lines < $0 }) ?? true, let line = try reader.next() {
             log.lines += 1
             // Blank lines hold no memory, so an endless stream of them would otherwise never end.
@@ -113,16 +116,19 @@ package struct LoadedEventLog {
     /// its old block and its new one of twice the size at once.
     var heldBytes: Int {
         let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
-        let strings = columns.symbols.count - Int(columns.corpusSymbolCount)
+        // Every string of the table, the corpus's included: the log's first fresh string copies them all.
+        let strings = columns.symbols.count
         // Each fresh string is held twice: as a `String` and in the table's byte run (`SymbolTable.text`).
         let text = columns.symbols.text
         return columnBytes * 3 + strings * Self.bytesPerNewString + text.count + text.capacity * 3
     }
 
-    /// What the next growth of the buffers allocates while the old blocks are still held, plus what the
+    /// What the next growth of the buffers allocates while the old blocks are still held (the columns,
+    /// the table's byte run, and its arrays and hash tables, rehashed in one block each), plus what the
     /// lines before the next check can add.
     var growthBytes: Int {
         let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
-        return columnBytes * 2 + columns.symbols.text.capacity * 2 + Self.checkEveryBytes * 4
+        return columnBytes * 2 + columns.symbols.text.capacity * 2 + columns.symbols.count * Self.bytesPerNewString
+            + Self.checkEveryBytes * 4
     }
 }

@@ -82,12 +82,14 @@ extension IntervalCells {
                 hiStart[ch + 1].append(rec.condition)
                 loEnd[cl].append(rec.condition)  // fails in cells 0..<cl
                 // Partial where the interval covers part of a cell it touches: only its two end cells can be.
-                if cl <= ch {
-                    for j in cl...ch where j == cl || j == ch {
-                        if !(rec.lo <= lower(j) && rec.hi >= upper(j)) {
-                            partialLists[base + j].append(Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
-                        }
+                func partial(_ j: Int) {
+                    if !(rec.lo <= lower(j) && rec.hi >= upper(j)) {
+                        partialLists[base + j].append(Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
                     }
+                }
+                if cl <= ch {
+                    partial(cl)
+                    if ch != cl { partial(ch) }
                 }
             }
             var running = [UInt64](repeating: 0, count: words)

@@ -115,6 +115,6 @@ package struct IntervalCells: Sendable {
             guard let list = intervals(of: run[e], program: program), !list.contains(where: { $0.lo == $0.hi }) else { continue }
             ranged += 1
         }
-        return 4 * ranged >= 3 * entries.count
+        return ranged > 0 && 4 * ranged >= 3 * entries.count
     }
 }

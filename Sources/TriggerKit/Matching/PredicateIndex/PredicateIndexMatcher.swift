@@ -78,7 +78,8 @@ package struct PredicateIndexMatcher: Matcher {
             // Range subscriptions (every clause one number comparison) are cut into cells, whatever a
             // crowd index would do: a band or threshold prunes on one attribute and leaves the rest to
             // evaluate, which on their shape costs more than the scan it replaces.
-            if range.count >= countThreshold, IntervalCells.worthIndexing(entries: range, of: spans.entries, program: program) {
+            // (At the default threshold even where tests lower `countThreshold` to reach the counting index.)
+            if range.count >= Self.countThreshold, IntervalCells.worthIndexing(entries: range, of: spans.entries, program: program) {
                 cellBuckets.append(b)
                 largestCounted = max(largestCounted, range.count)
                 continue
@@ -332,6 +333,7 @@ package struct PredicateIndexMatcher: Matcher {
     func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
         let index = cells.unsafelyUnwrapped.base + k
         let entries = spans.entries.base
+        precondition(scratch.markCapacity >= cellScratchWords, "a scratch smaller than the cells were sized for")
         let area = scratch.marks + (scratch.markCapacity &- cellScratchWords)
         let decided = IntervalCells.probe(index, i, events, area: area) { e in
             Self.accept(entries[Int(e)], i, events, scratch)
