@@ -54,18 +54,7 @@ final class IntervalCellsTests: XCTestCase {
         let cells = try XCTUnwrap(index.cells, "the bucket is cut into cells")
         XCTAssertEqual(cells.count, 1)
         XCTAssertEqual(cells[0].residual.count, 20)
-        let reference = ReferenceMatcher(set)
-        let scratch = index.makeScratch(for: columns)
-        var matched = 0
-        columns.withView { view in
-            for i in 0..<view.count {
-                index.match(i, in: view, scratch: scratch)
-                let expected = reference.match(view.event(at: i))
-                matched += expected.count
-                XCTAssertEqual(scratch.sortedResults, expected, "event \(i): \(view.event(at: i))")
-            }
-        }
-        XCTAssertGreaterThan(matched, 100)
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 100)
     }
 
     /// Equality-only conditions stay with the crowd index's hash table; a bucket of mixed filters is counted.

@@ -172,7 +172,10 @@ final class PredicateIndexTests: XCTestCase {
         XCTAssertTrue((0..<exact.count).contains { exact[$0] >= 0 }, "no condition was filed to be checked and accepted")
         XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 11)
     }
+}
 
+/// Shared by every test that checks a `predicate-index` build against the oracle event by event.
+extension XCTestCase {
     /// Matches every event of `columns` through `index` and through `reference`, asserting that they
     /// agree on each; returns how many matches `reference` found (a check that something matched).
     func matchesAgreeingWithReference(_ index: PredicateIndexMatcher, _ set: TriggerSet, _ columns: EventColumns,
@@ -190,4 +193,5 @@ final class PredicateIndexTests: XCTestCase {
         }
         return matched
     }
+
 }

@@ -112,10 +112,13 @@ package struct LoadedEventLog {
         }
     }
 
+    /// The event columns' bytes: kind, key, action, time and property start per event, and key, tag and
+    /// payload per property.
+    var columnBytes: Int { columns.count * 21 + columns.propertyKeys.count * 13 }
+
     /// What the buffers hold so far, counted at the moment of their next growth: a growing array holds
     /// its old block and its new one of twice the size at once.
     var heldBytes: Int {
-        let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
         // Every string of the table, the corpus's included: the log's first fresh string copies them all.
         let strings = columns.symbols.count
         // Each fresh string is held twice: as a `String` and in the table's byte run (`SymbolTable.text`).
@@ -127,7 +130,6 @@ package struct LoadedEventLog {
     /// the table's byte run, and its arrays and hash tables, rehashed in one block each), plus what the
     /// lines before the next check can add.
     var growthBytes: Int {
-        let columnBytes = columns.count * 21 + columns.propertyKeys.count * 13
         return columnBytes * 2 + columns.symbols.text.capacity * 2 + columns.symbols.count * Self.bytesPerNewString
             + Self.checkEveryBytes * 4
     }
