@@ -16,7 +16,14 @@ public enum CorpusDecoder {
     /// Reads, parses and validates the corpus at `path`.
     public static func load(path: String) throws -> TriggerSet { try document(at: path, decode: decode(bytes:)) }
 
-    public static func decode(bytes: [UInt8]) throws -> TriggerSet { try decode(parse(bytes)) }
+    /// Decodes a corpus from its bytes, one trigger at a time: the document is parsed with its list of
+    /// triggers left in place, then each trigger is parsed into one reused tape and decoded, so loading
+    /// holds the file, one trigger's tape and the triggers decoded so far.
+    public static func decode(bytes: [UInt8]) throws -> TriggerSet {
+        let tape = JSONTape(bytes: bytes)
+        try located { () throws(JSONParser.SyntaxError) in try tape.parseDocument(deferring: "triggers") }
+        return try decode(root: JSONNode(tape: tape, at: 0))
+    }
 
     /// `decode` of the file at `path` (at most `maxFileBytes`), its errors attributed to the file.
     static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
@@ -30,15 +37,22 @@ public enum CorpusDecoder {
 
     /// The JSON of a document, or its syntax error as an `InputError` at its line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try located { () throws(JSONParser.SyntaxError) in try JSONParser.parse(bytes) }
+    }
+
+    /// `body`'s syntax error as an `InputError` at its line and column.
+    static func located<T>(_ body: () throws(JSONParser.SyntaxError) -> T) throws -> T {
         do {
-            return try JSONParser.parse(bytes)
+            return try body()
         } catch {
             throw InputError(path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }
     }
 
-    package static func decode(_ json: JSONValue) throws -> TriggerSet {
-        let root = try JSONNode(value: json, path: "").object(
+    package static func decode(_ json: JSONValue) throws -> TriggerSet { try decode(root: JSONNode(value: json, path: "")) }
+
+    static func decode(root node: JSONNode) throws -> TriggerSet {
+        let root = try node.object(
             allowed: ["format", "settings", "triggers", "name", "description"], what: "a corpus")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
         guard try format.string(what: "the corpus format") == Self.format else {
@@ -55,15 +69,11 @@ public enum CorpusDecoder {
                 categories = try decodeActionCategories(n)
             }
         }
-        let list = try root.required("triggers", what: "the list of triggers").array(what: "the list of triggers")
-        guard list.count <= maxTriggers else {
-            throw root.node.child("triggers", .null).fail("\(list.count) triggers; at most \(maxTriggers) are allowed")
-        }
+        let list = try root.required("triggers", what: "the list of triggers")
         var triggers: [Trigger] = []
-        triggers.reserveCapacity(list.count)
         var firstIndexOfID: [String: Int] = [:]
         let regexes = RegexCache()
-        for (i, node) in list.enumerated() {
+        try forEachTrigger(in: list, reserve: { triggers.reserveCapacity($0) }) { i, node in
             let trigger = try decodeTrigger(node, regexes)
             if let earlier = firstIndexOfID[trigger.id] {
                 throw InputError(
@@ -74,6 +84,30 @@ public enum CorpusDecoder {
             triggers.append(trigger)
         }
         return TriggerSet(triggers: triggers, minimumTriggerInterval: interval, actionCategories: categories)
+    }
+
+    /// Calls `body` with each element of the list of triggers, counted (and refused past `maxTriggers`)
+    /// before the first is decoded; a list a tape left in place is parsed one element at a time.
+    static func forEachTrigger(in list: JSONNode, reserve: (Int) -> Void, _ body: (Int, JSONNode) throws -> Void) throws {
+        if let (tape, at) = list.tapeEntry, tape.kind(at) == .deferred {
+            guard tape.count(at) <= maxTriggers else { throw list.fail("\(tape.count(at)) triggers; at most \(maxTriggers) are allowed") }
+            reserve(tape.count(at))
+            let element = JSONTape(bytes: tape.bytes)
+            var i = 0
+            do {
+                try tape.forEachDeferredElement(at, into: element) {
+                    try body(i, JSONNode(tape: element, at: 0))
+                    i += 1
+                }
+            } catch let error as JSONParser.SyntaxError {
+                try located { () throws(JSONParser.SyntaxError) in throw error }
+            }
+            return
+        }
+        let nodes = try list.array(what: "the list of triggers")
+        guard nodes.count <= maxTriggers else { throw list.fail("\(nodes.count) triggers; at most \(maxTriggers) are allowed") }
+        reserve(nodes.count)
+        for (i, node) in nodes.enumerated() { try body(i, node) }
     }
 
     /// `settings.action_categories`: custom categories, `[{"id": …, "buttons": [{"id": …, "title": …}]}]`,
@@ -119,10 +153,9 @@ public enum CorpusDecoder {
 
     static func decodeTrigger(_ node: JSONNode, _ regexes: RegexCache) throws -> Trigger {
         // The id first, so every later error can name the trigger.
-        guard case .object = node.value else { throw node.fail("expected a trigger (an object), found \(node.value.typeName)") }
-        let idNode = node.value["id"].map { node.child("id", $0) }
+        guard node.kind == .object else { throw node.fail("expected a trigger (an object), found \(node.typeName)") }
         var id: String?
-        if let idNode, case .string(let s) = idNode.value, !s.isEmpty { id = s }
+        if let s = try node.object(what: "a trigger").optional("id")?.stringValue, !s.isEmpty { id = s }
         do {
             let obj = try node.object(allowed: triggerKeys, what: "a trigger")
             let idValue = try obj.required("id", what: "a unique, non-empty string")
@@ -166,7 +199,7 @@ public enum CorpusDecoder {
     }
 
     static func decodeCondition(_ node: JSONNode, _ regexes: RegexCache) throws -> Condition {
-        guard case .object = node.value else { throw node.fail("expected a condition (an object), found \(node.value.typeName)") }
+        guard node.kind == .object else { throw node.fail("expected a condition (an object), found \(node.typeName)") }
         let typeNode = try node.object(what: "a condition").required("type", what: "the condition type")
         let type = try typeNode.string(what: "the condition type")
         switch type {
@@ -216,102 +249,6 @@ public enum CorpusDecoder {
         return s
     }
 
-    static func decodeFilters(_ node: JSONNode?, _ regexes: RegexCache) throws -> FilterCNF {
-        guard let node else { return FilterCNF(clauses: []) }
-        let clauses = try node.array(what: "filters in conjunctive normal form: an array of arrays")
-        return FilterCNF(clauses: try clauses.map { clause in
-            let filters = try clause.array(what: "a clause: an array of filters, any of which may hold")
-            guard filters.count <= maxFiltersPerClause else {
-                throw clause.fail("\(filters.count) filters in one clause; at most \(maxFiltersPerClause) are allowed")
-            }
-            return try filters.map { try decodeFilter($0, regexes) }
-        })
-    }
-
-    static func decodeFilter(_ node: JSONNode, _ regexes: RegexCache) throws -> Filter {
-        let obj = try node.object(allowed: ["property", "type", "op", "value"], what: "a filter")
-        let propNode = try obj.required("property", what: "the property name")
-        let property = try propNode.string(what: "the property name")
-        guard !property.isEmpty else { throw propNode.fail("property name must not be empty") }
-        let typeNode = try obj.required("type", what: "number, string, boolean or date")
-        let typeName = try typeNode.string(what: "the filter type")
-        guard let type = PropertyType(rawValue: typeName) else {
-            throw typeNode.fail("unknown filter type \"\(typeName)\"; expected number, string, boolean or date")
-        }
-        let opNode = try obj.required("op", what: "the operator")
-        let opName = try opNode.string(what: "the operator")
-        let allowed = FilterOperator.allowed(for: type)
-        guard let op = FilterOperator(rawValue: opName), allowed.contains(op) else {
-            throw opNode.fail(
-                "unknown operator \"\(opName)\" for type \(typeName); expected one of \(allowed.map(\.rawValue).joined(separator: " "))")
-        }
-        let operand = try decodeOperand(obj, type: type, op: op, regexes)
-        return Filter(property: property, type: type, op: op, operand: operand)
-    }
-
-    static func decodeOperand(_ obj: JSONObjectReader, type: PropertyType, op: FilterOperator, _ regexes: RegexCache) throws -> Filter.Operand {
-        if op == .exists || op == .notExists {
-            if let v = obj.optionalNonNull("value") { throw v.fail("\(op.rawValue) takes no value") }
-            return .none
-        }
-        let v = try obj.required("value", what: "the value \(op.rawValue) compares with")
-        switch (type, op) {
-        case (.number, .in), (.number, .notIn):
-            return .numbers(try v.array(what: "a list of numbers").map { try numberValue($0) })
-        case (.number, _):
-            return .number(try numberValue(v))
-        case (.string, .regex), (.string, .notRegex):
-            let pattern = try v.string(what: "a regular expression")
-            guard pattern.utf8.count <= maxRegexBytes else {
-                throw v.fail("regular expression is \(pattern.utf8.count) bytes; at most \(maxRegexBytes) are allowed")
-            }
-            if let shared = regexes.byPattern[pattern] { return .regex(shared) }
-            do {
-                let re = try CompiledRegex(pattern)
-                regexes.byPattern[pattern] = re
-                return .regex(re)
-            } catch {
-                throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax: \(error.reason)" + regexHint(pattern))
-            }
-        case (.string, .in), (.string, .notIn):
-            return .strings(try v.array(what: "a list of strings").map { try boundedString($0) })
-        case (.string, _):
-            return .string(try boundedString(v))
-        case (.boolean, _):
-            guard case .bool(let b) = v.value else { throw v.fail("expected true or false, found \(v.value.typeName)") }
-            return .bool(b)
-        case (.date, .before), (.date, .after):
-            return .seconds(try timestamp(v, what: "a date (epoch seconds or ISO-8601)"))
-        case (.date, _):
-            return .seconds(try nonNegativeSeconds(v, what: "a number of seconds"))
-        }
-    }
-
-    /// A string constant: at most 255 UTF-8 bytes as written, as every event string is (a longer one
-    /// could never be compared with one).
-    static func boundedString(_ node: JSONNode) throws -> String {
-        let s = try node.string(what: "a string")
-        guard s.utf8.count <= EventDecoder.maxStringBytes else {
-            throw node.fail("string constant is \(s.utf8.count) UTF-8 bytes; at most \(EventDecoder.maxStringBytes) are allowed, as in events")
-        }
-        return s
-    }
-
-    /// Why RE2 may have refused `pattern`, when it uses what RE2 leaves out on purpose.
-    static func regexHint(_ pattern: String) -> String {
-        let lookaround = ["(?=", "(?!", "(?<=", "(?<!"].contains { pattern.contains($0) }
-        let backreference = pattern.contains(/\\[1-9]/)
-        return lookaround || backreference ? "; backreferences and lookaround are not supported (RE2 runs in linear time)" : ""
-    }
-
-    static func numberValue(_ node: JSONNode) throws -> PropertyValue {
-        switch node.value {
-        case .int(let i): return .int(i)
-        case .double(let d): return .double(d)
-        default: throw node.fail("expected a number, found \(node.value.typeName)")
-        }
-    }
-
     static func nonNegativeSeconds(_ node: JSONNode, what: String) throws -> Double {
         let v = try node.number(what: what)
         guard v >= 0 else { throw node.fail("\(what) must be zero or more seconds, found \(JSONValue.format(v))") }
@@ -320,16 +257,17 @@ public enum CorpusDecoder {
 
     /// Epoch seconds given as a number, an ISO-8601 string or `{"$date": …}`.
     static func timestamp(_ node: JSONNode, what: String) throws -> Double {
-        switch node.value {
+        switch node.kind {
         case .int, .double: return try node.epochSeconds(what: what)
-        case .string(let s):
+        case .string:
+            let s = try node.string(what: what)
             guard let t = try EventDecoder.isoDate(node, s) else { throw node.fail("\"\(s)\" is not a strict ISO-8601 timestamp (2026-11-22T10:00:00Z)") }
             return t
         case .object:
             if let t = try EventDecoder.dollarDate(node) { return t }
             throw node.fail("expected \(what), found an object")
         default:
-            throw node.fail("expected \(what), found \(node.value.typeName)")
+            throw node.fail("expected \(what), found \(node.typeName)")
         }
     }
 
@@ -352,8 +290,8 @@ public enum CorpusDecoder {
         }
         if let n = obj.optionalNonNull("extras") {
             let extras = try n.object(what: "extras")
-            for m in extras.members {
-                message.extras[m.key] = try n.child(m.key, m.value).string(what: "an extras value")
+            for (key, value) in extras.memberNodes {
+                message.extras[key] = try value.string(what: "an extras value")
             }
         }
         return message

@@ -110,12 +110,11 @@ public enum EventDecoder {
     /// Flattens nested objects to dot paths; refuses arrays, over-long strings and too many properties.
     static func flatten(_ node: JSONNode, prefix: String, into out: inout [String: PropertyValue]) throws {
         let obj = try node.object(what: "properties")
-        for m in obj.members {
-            let key = prefix.isEmpty ? m.key : prefix + "." + m.key
-            let child = node.child(m.key, m.value)
-            guard !m.key.isEmpty else { throw child.fail("property names must not be empty") }
+        for (name, child) in obj.memberNodes {
+            let key = prefix.isEmpty ? name : prefix + "." + name
+            guard !name.isEmpty else { throw child.fail("property names must not be empty") }
             let value: PropertyValue
-            switch m.value {
+            switch child.value {
             case .null: value = .null
             case .bool(let b): value = .bool(b)
             case .int(let i): value = .int(i)
@@ -161,14 +160,16 @@ public enum EventDecoder {
 
     /// `{"$date": 1732270000}` (or an ISO-8601 string) as epoch seconds; nil when the object is not of that form.
     static func dollarDate(_ node: JSONNode) throws -> Double? {
-        guard case .object(let members) = node.value, members.count == 1, members[0].key == "$date" else { return nil }
-        let inner = node.child("$date", members[0].value)
-        switch inner.value {
+        guard node.kind == .object else { return nil }
+        let obj = try node.object(what: "a date")
+        guard obj.count == 1, let inner = obj.optional("$date") else { return nil }
+        switch inner.kind {
         case .int, .double: return try inner.epochSeconds(what: "a date in epoch seconds")
-        case .string(let s):
+        case .string:
+            let s = try inner.string(what: "a date")
             guard let t = try isoDate(inner, s) else { throw inner.fail("\"\(s)\" is not a strict ISO-8601 timestamp") }
             return t
-        default: throw inner.fail("$date must be epoch seconds or an ISO-8601 string, found \(inner.value.typeName)")
+        default: throw inner.fail("$date must be epoch seconds or an ISO-8601 string, found \(inner.typeName)")
         }
     }
 }

@@ -43,14 +43,20 @@ public enum FilterOperator: String, Sendable, CaseIterable {
 
     public static func allowed(for type: PropertyType) -> [FilterOperator] {
         switch type {
-        case .number: return [.eq, .ne, .gt, .gte, .lt, .lte, .in, .notIn, .exists, .notExists]
-        case .string: return [.eq, .ne, .regex, .notRegex, .in, .notIn, .exists, .notExists]
-        case .boolean: return [.eq, .ne, .exists, .notExists]
-        case .date:
-            return [.before, .after, .lessThanSecondsAgo, .moreThanSecondsAgo, .inLessThanSeconds,
-                    .inMoreThanSeconds, .exists, .notExists]
+        case .number: return allowedForNumber
+        case .string: return allowedForString
+        case .boolean: return allowedForBoolean
+        case .date: return allowedForDate
         }
     }
+
+    // Made once: a corpus asks for them once per filter.
+    static let allowedForNumber: [FilterOperator] = [.eq, .ne, .gt, .gte, .lt, .lte, .in, .notIn, .exists, .notExists]
+    static let allowedForString: [FilterOperator] = [.eq, .ne, .regex, .notRegex, .in, .notIn, .exists, .notExists]
+    static let allowedForBoolean: [FilterOperator] = [.eq, .ne, .exists, .notExists]
+    static let allowedForDate: [FilterOperator] = [
+        .before, .after, .lessThanSecondsAgo, .moreThanSecondsAgo, .inLessThanSeconds, .inMoreThanSeconds, .exists, .notExists,
+    ]
 
     /// On a missing property (docs/semantics.md, "Triggers") exactly these operators hold.
     public var holdsOnMissing: Bool {

@@ -71,7 +71,7 @@ public enum PushPayloadDecoder {
         if let extras = obj.optionalNonNull("extras") {
             // The sender's own `category` (a product's, say) is the property; `aps.category` still
             // decides the buttons and the warning.
-            if case .object(let members) = extras.value, members.contains(where: { $0.key == "category" }) {
+            if extras.kind == .object, try extras.object(what: "extras").has("category") {
                 decoded.properties.removeValue(forKey: "category")
             }
             try EventDecoder.flatten(extras, prefix: "", into: &decoded.properties)

@@ -1,0 +1,377 @@
+/// The strict RFC 8259 parser behind `JSONTape` (and so `JSONParser`), hardened for hostile input:
+/// bounded nesting depth (no stack overflow), numbers out of `Double` range refused, invalid UTF-8,
+/// control characters and duplicate object keys refused, errors located by line and column.
+struct JSONScanner {
+    typealias SyntaxError = JSONParser.SyntaxError
+
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+    var index = 0
+    var entries: [JSONTape.Entry]
+    var unescaped: [UInt8]
+    let maxDepth: Int
+    /// The key of the root object's member whose array value is only delimited, not parsed.
+    var deferring: [UInt8]?
+
+    init(entries: [JSONTape.Entry], unescaped: [UInt8], maxDepth: Int) {
+        self.entries = entries
+        self.unescaped = unescaped
+        self.maxDepth = maxDepth
+    }
+
+    static func error(_ bytes: [UInt8], _ reason: String, at position: Int) -> SyntaxError {
+        bytes.withUnsafeBufferPointer { error($0, reason, at: position) }
+    }
+
+    static func error(_ bytes: UnsafeBufferPointer<UInt8>, _ reason: String, at position: Int) -> SyntaxError {
+        let end = min(position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for i in 0..<end where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        return SyntaxError(line: line, column: end - lineStart + 1, reason: reason)
+    }
+
+    func error(_ reason: String, at position: Int? = nil) -> SyntaxError { Self.error(bytes, reason, at: position ?? index) }
+
+    static func skipWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
+        while i < bytes.count {
+            switch bytes[i] {
+            case 0x20, 0x09, 0x0A, 0x0D: i += 1
+            default: return i
+            }
+        }
+        return i
+    }
+
+    mutating func skipWhitespace() { index = Self.skipWhitespace(bytes, from: index) }
+
+    func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let b = bytes[index]
+        if b >= 0x21 && b < 0x7F { return "'\(Character(UnicodeScalar(b)))'" }
+        return "byte 0x\(String(b, radix: 16))"
+    }
+
+    mutating func parseValue(depth: Int) throws(SyntaxError) {
+        guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "t"): try expectLiteral("true"); entries.append(.init(kind: .bool, flag: true, payload: 0))
+        case UInt8(ascii: "f"): try expectLiteral("false"); entries.append(.init(kind: .bool, flag: false, payload: 0))
+        case UInt8(ascii: "n"): try expectLiteral("null"); entries.append(.init(kind: .null, flag: false, payload: 0))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
+        default: throw error("unexpected \(describeCurrent()), expected a value")
+        }
+    }
+
+    mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let ok = literal.withUTF8Buffer { lit in
+            guard index + count <= bytes.count else { return false }
+            for i in 0..<count where bytes[index + i] != lit[i] { return false }
+            return true
+        }
+        guard ok else { throw error("invalid literal, expected \(literal)") }
+        index += count
+    }
+
+    /// Closes the container whose entry is at `open`: the index past its contents and its count.
+    mutating func close(_ open: Int, count: Int) {
+        entries[open].payload = UInt64(entries.count) << 32 | UInt64(count)
+    }
+
+    mutating func parseObject(depth: Int) throws(SyntaxError) {
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        index += 1  // {
+        let open = entries.count
+        entries.append(.init(kind: .object, flag: false, payload: 0))
+        var count = 0
+        // Duplicates by scanning while the object is small (most are), by a set past that.
+        var seen = Set<String>()
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return close(open, count: 0)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
+            }
+            let keyStart = index
+            try parseString()
+            let key = entries.count - 1
+            if try isDuplicate(key: key, in: open, count: count, seen: &seen) {
+                throw error("duplicate member name \"\(text(key))\"", at: keyStart)
+            }
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), expected ':'")
+            }
+            index += 1
+            skipWhitespace()
+            if depth == 1, let deferring, index < bytes.count, bytes[index] == UInt8(ascii: "["),
+               withText(key, { $0.elementsEqual(deferring) }),
+               let (end, n) = Self.skipContainer(bytes, open: index) {
+                entries.append(.init(kind: .deferred, flag: false, payload: UInt64(index) << 32 | UInt64(n)))
+                index = end
+            } else {
+                try parseValue(depth: depth)  // a list that never closes is parsed, for its precise error
+            }
+            count += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return close(open, count: count) }
+            throw error("unexpected \(describeCurrent()), expected ',' or '}'")
+        }
+    }
+
+    /// Whether key entry `key` repeats one of the `count` members before it in the object at `open`.
+    mutating func isDuplicate(key: Int, in open: Int, count: Int, seen: inout Set<String>) throws(SyntaxError) -> Bool {
+        if count < 16 {
+            var k = open + 1
+            while k < key {
+                if withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
+                let v = k + 1
+                k = entries[v].kind == .array || entries[v].kind == .object ? entries[v].high : v + 1
+            }
+            return false
+        }
+        if seen.isEmpty {
+            var k = open + 1
+            while k < key {
+                seen.insert(text(k))
+                let v = k + 1
+                k = entries[v].kind == .array || entries[v].kind == .object ? entries[v].high : v + 1
+            }
+        }
+        return !seen.insert(text(key)).inserted
+    }
+
+    func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let e = entries[i]
+        if e.flag { return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[e.high..<(e.high + e.low)])) } }
+        return body(UnsafeBufferPointer(rebasing: bytes[e.high..<(e.high + e.low)]))
+    }
+
+    func text(_ i: Int) -> String { withText(i) { String(decoding: $0, as: UTF8.self) } }
+
+    mutating func parseArray(depth: Int) throws(SyntaxError) {
+        if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
+        index += 1  // [
+        let open = entries.count
+        entries.append(.init(kind: .array, flag: false, payload: 0))
+        var count = 0
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return close(open, count: 0)
+        }
+        while true {
+            skipWhitespace()
+            try parseValue(depth: depth)
+            count += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input inside an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return close(open, count: count) }
+            throw error("unexpected \(describeCurrent()), expected ',' or ']'")
+        }
+    }
+
+    /// A string entry: its text in place in the document when written without escapes (most are), else
+    /// decoded into `unescaped`.
+    mutating func parseString() throws(SyntaxError) {
+        let start = index
+        index += 1  // opening quote
+        let runStart = index
+        var high: UInt8 = 0  // any byte ≥ 0x80 sets the top bit: validate only then
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") { break }
+            if b == UInt8(ascii: "\\") { return try parseEscapedString(start: start, runStart: runStart) }
+            if b < 0x20 { throw error("control character 0x\(String(b, radix: 16)) inside a string; escape it") }
+            high |= b
+            index += 1
+        }
+        let text = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
+        index += 1
+        if high >= 0x80, !Self.isValidUTF8(text) { throw error("string is not valid UTF-8", at: start) }
+        entries.append(.init(kind: .string, flag: false, payload: UInt64(runStart) << 32 | UInt64(text.count)))
+    }
+
+    mutating func parseEscapedString(start: Int, runStart: Int) throws(SyntaxError) {
+        let offset = unescaped.count
+        var runStart = runStart
+        while true {
+            guard index < bytes.count else { throw error("unterminated string", at: start) }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") { break }
+            if b < 0x20 { throw error("control character 0x\(String(b, radix: 16)) inside a string; escape it") }
+            if b == UInt8(ascii: "\\") {
+                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                try parseEscape()
+                runStart = index
+                continue
+            }
+            index += 1
+        }
+        unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        index += 1
+        let valid = unescaped.withUnsafeBufferPointer { Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[offset...])) }
+        guard valid else { throw error("string is not valid UTF-8", at: start) }
+        entries.append(.init(kind: .string, flag: true, payload: UInt64(offset) << 32 | UInt64(unescaped.count - offset)))
+    }
+
+    static func isValidUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var iterator = text.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    mutating func parseEscape() throws(SyntaxError) {
+        index += 1  // backslash
+        guard index < bytes.count else { throw error("unterminated escape sequence") }
+        let c = bytes[index]
+        index += 1
+        switch c {
+        case UInt8(ascii: "\""): unescaped.append(0x22)
+        case UInt8(ascii: "\\"): unescaped.append(0x5C)
+        case UInt8(ascii: "/"): unescaped.append(0x2F)
+        case UInt8(ascii: "b"): unescaped.append(0x08)
+        case UInt8(ascii: "f"): unescaped.append(0x0C)
+        case UInt8(ascii: "n"): unescaped.append(0x0A)
+        case UInt8(ascii: "r"): unescaped.append(0x0D)
+        case UInt8(ascii: "t"): unescaped.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+                index += 2
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired UTF-16 surrogate in \\u escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw error("unpaired UTF-16 surrogate in \\u escape")
+            }
+            guard let u = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+            UTF8.encode(u) { unescaped.append($0) }
+        default:
+            index -= 1
+            throw error("invalid escape \\\(describeCurrent())")
+        }
+    }
+
+    mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let d: UInt32
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 87)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 55)
+            default: throw error("invalid hex digit in \\u escape")
+            }
+            v = v << 4 | d
+            index += 1
+        }
+        return v
+    }
+
+    /// An integer literal that fits `Int64` becomes `.int` (read digit by digit, no text made);
+    /// anything else a finite `Double`.
+    mutating func parseNumber() throws(SyntaxError) {
+        let start = index
+        var isInteger = true
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit") }
+        var magnitude: UInt64 = 0
+        var fits = true
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw error("invalid number: leading zero") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) {
+                let (m, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (s, o2) = m.addingReportingOverflow(UInt64(bytes[index] - 0x30))
+                if o1 || o2 { fits = false }
+                magnitude = s
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit after '.'") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: expected a digit in the exponent") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if isInteger, fits, magnitude <= (negative ? 1 << 63 : UInt64(Int64.max)) {
+            let value = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+            entries.append(.init(kind: .int, flag: false, payload: UInt64(bitPattern: value)))
+            return
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let d = Double(text), d.isFinite else {
+            throw error("number \(text.count > 40 ? String(text.prefix(40)) + "…" : text) is out of range", at: start)
+        }
+        entries.append(.init(kind: .double, flag: false, payload: d.bitPattern))
+    }
+
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// The byte index just past the array or object opening at `open`, and how many elements or
+    /// members it holds at its top level, found without parsing (strings skipped by their quotes); nil
+    /// when it never closes. A parse of each element later checks what this skips over.
+    static func skipContainer(_ bytes: UnsafeBufferPointer<UInt8>, open: Int) -> (end: Int, count: Int)? {
+        var depth = 0
+        var commas = 0
+        var empty = true
+        var i = open
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                if depth == 1 { empty = false }
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth == 1 { empty = false }
+                depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return (i + 1, empty ? 0 : commas + 1) }
+            case UInt8(ascii: ","):
+                if depth == 1 { commas += 1 }
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default:
+                if depth == 1 { empty = false }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
