@@ -22,8 +22,8 @@ package struct BenchDeltas {
             t.priority += 1
             t.conditions = t.conditions.map { c in
                 switch c {
-                case .customEvent(let name, let f): .customEvent(name: name, filters: FilterCNF(clauses: f.clauses.reversed()))
-                case .purchase(let product, let f): .purchase(productID: product, filters: FilterCNF(clauses: f.clauses.reversed()))
+                case .customEvent(let name, let f): .customEvent(name: name, filters: FilterCNF(clauses: f.clauses.reversed().map(Array.init)))
+                case .purchase(let product, let f): .purchase(productID: product, filters: FilterCNF(clauses: f.clauses.reversed().map(Array.init)))
                 case .sessionStart, .pushClick: c
                 }
             }

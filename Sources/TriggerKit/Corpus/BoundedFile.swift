@@ -28,6 +28,7 @@ package enum BoundedFile {
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(size + 1)  // one allocation when the size is known (a pipe grows as it is read)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }

@@ -100,22 +100,20 @@ extension CorpusDecoder {
     /// decoded by the general path.
     static func decodeFilters(_ tape: JSONTape, _ at: Int, _ regexes: RegexCache) throws -> FilterCNF? {
         guard tape.kind(at) == .array else { return nil }
-        var clauses: [[Filter]] = []
-        clauses.reserveCapacity(tape.count(at))
+        // One-filter clauses are the common case; the arrays grow past that on their own.
+        var cnf = FilterCNF(reservingFilters: tape.count(at), clauses: tape.count(at))
         var c = at + 1
         while c < tape.end(at) {
             guard tape.kind(c) == .array, tape.count(c) <= maxFiltersPerClause else { return nil }
-            var filters: [Filter] = []
-            filters.reserveCapacity(tape.count(c))
             var f = c + 1
             while f < tape.end(c) {
-                filters.append(try numberFilter(tape, f) ?? decodeFilter(JSONNode(tape: tape, at: f), regexes))
+                cnf.append(try numberFilter(tape, f) ?? decodeFilter(JSONNode(tape: tape, at: f), regexes))
                 f = tape.end(f)
             }
-            clauses.append(filters)
+            cnf.closeClause()
             c = tape.end(c)
         }
-        return FilterCNF(clauses: clauses)
+        return cnf
     }
 
     /// A filter comparing a number property with one number by `eq ne gt gte lt lte`, exactly as

@@ -25,8 +25,55 @@ public enum Condition: Sendable {
 }
 
 /// Property filters in conjunctive normal form: every clause must hold, a clause holds when any filter does.
+///
+/// Stored flat (every filter in one array, clause after clause, and where each clause ends): a range
+/// subscription is twenty one-filter clauses, and an array per clause was most of a large corpus's memory.
 public struct FilterCNF: Sendable {
-    public var clauses: [[Filter]]
-    public init(clauses: [[Filter]]) { self.clauses = clauses }
-    public var isEmpty: Bool { clauses.isEmpty }
+    /// Every filter, clause after clause.
+    public private(set) var filters: [Filter]
+    /// The index in `filters` past each clause's last filter.
+    private var ends: [Int32]
+
+    public init(clauses: [[Filter]]) {
+        filters = clauses.flatMap { $0 }
+        var end: Int32 = 0
+        ends = clauses.map { end += Int32($0.count); return end }
+    }
+
+    /// An empty CNF to fill with `append(clause:)`.
+    public init(reservingFilters filters: Int, clauses: Int) {
+        self.filters = []
+        self.filters.reserveCapacity(filters)
+        ends = []
+        ends.reserveCapacity(clauses)
+    }
+
+    /// Adds a clause made of the filters appended since the last clause.
+    public mutating func append(_ filter: Filter) { filters.append(filter) }
+    public mutating func closeClause() { ends.append(Int32(filters.count)) }
+
+    public var isEmpty: Bool { ends.isEmpty }
+
+    /// The clauses, each a collection of filters (no array is made).
+    public var clauses: Clauses { Clauses(filters: filters, ends: ends) }
+
+    public struct Clauses: RandomAccessCollection, Sendable {
+        let filters: [Filter]
+        let ends: [Int32]
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { ends.count }
+        public subscript(i: Int) -> FilterClause {
+            FilterClause(filters: filters, start: i == 0 ? 0 : Int(ends[i - 1]), end: Int(ends[i]))
+        }
+    }
+}
+
+/// One clause of a `FilterCNF`: its filters, indexed from 0.
+public struct FilterClause: RandomAccessCollection, Sendable {
+    let filters: [Filter]
+    let start: Int
+    let end: Int
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { end - start }
+    public subscript(i: Int) -> Filter { filters[start + i] }
 }

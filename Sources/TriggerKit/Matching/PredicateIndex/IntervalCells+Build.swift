@@ -3,28 +3,38 @@ extension IntervalCells {
     init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         var entryOf: [Int32] = []
         var residual: [Int32] = []
-        // Every interval as a flat record, then grouped by attribute.
-        var records: [(key: Int32, condition: Int32, lo: Double, hi: Double)] = []
+        // Every interval as a flat record, then grouped by attribute (a counting sort by key: records
+        // are appended in condition order, so each group stays in it).
+        var unsorted: [(key: Int32, condition: Int32, lo: Double, hi: Double)] = []
+        var keyLimit = 0
         for e in entries {
             guard let list = Self.intervals(of: run[e], program: program) else {
                 residual.append(Int32(e))
                 continue
             }
-            for i in list { records.append((i.key, Int32(entryOf.count), i.lo, i.hi)) }
+            for i in list {
+                unsorted.append((i.key, Int32(entryOf.count), i.lo, i.hi))
+                keyLimit = max(keyLimit, Int(i.key) + 1)
+            }
             entryOf.append(Int32(e))
         }
-        records.sort { ($0.key, $0.condition) < ($1.key, $1.condition) }
+        var groupStart = [Int](repeating: 0, count: keyLimit + 1)
+        for r in unsorted { groupStart[Int(r.key) + 1] += 1 }
+        for k in 0..<keyLimit { groupStart[k + 1] += groupStart[k] }
+        var records = unsorted
+        var next = groupStart
+        for r in unsorted {
+            records[next[Int(r.key)]] = r
+            next[Int(r.key)] += 1
+        }
+        unsorted = []
         let conditions = entryOf.count
         let words = max(1, (conditions + 63) / 64)
         var keys: [Int32] = []
         var groups: [Range<Int>] = []
-        var k = 0
-        while k < records.count {
-            var end = k
-            while end < records.count && records[end].key == records[k].key { end += 1 }
-            keys.append(records[k].key)
-            groups.append(k..<end)
-            k = end
+        for k in 0..<keyLimit where groupStart[k] < groupStart[k + 1] {
+            keys.append(Int32(k))
+            groups.append(groupStart[k]..<groupStart[k + 1])
         }
         let attributes = keys.count
         // Cells per attribute in proportion to its intervals, within the memory allowance.
@@ -33,9 +43,11 @@ extension IntervalCells {
         for g in groups {
             let share = max(1, cellBudget * g.count / max(records.count, 1))
             // Equi-depth over the finite ends: each cell holds about as many ends, so as many partials.
+            // Quantiles of an evenly strided sample of at most ~32,768 ends are as good and cost no full sort.
             var ends: [Double] = []
-            ends.reserveCapacity(2 * g.count)
-            for r in g {
+            let stride = max(1, g.count / 16_384)
+            ends.reserveCapacity(2 * g.count / stride + 2)
+            for r in Swift.stride(from: g.lowerBound, to: g.upperBound, by: stride) {
                 if records[r].lo.isFinite { ends.append(records[r].lo) }
                 if records[r].hi.isFinite { ends.append(records[r].hi) }
             }
@@ -52,7 +64,10 @@ extension IntervalCells {
             splitStart.append(Int32(splits.count))
         }
         let totalCells = splits.count + attributes
-        var failBits = [UInt64](repeating: 0, count: totalCells * words)
+        // Written in place in the buffer the index keeps (an array copied into it held the bitsets twice).
+        let failBits = FrozenBuffer<UInt64>.allocate(totalCells * words)
+        failBits.initialize(repeating: 0, count: totalCells * words)
+        let ownedFail = FrozenBuffer(adopting: failBits, count: totalCells * words)
         var absentBits = [UInt64](repeating: 0, count: attributes * words)
         var partialLists = [[Partial]](repeating: [], count: totalCells)
         for (a, g) in groups.enumerated() {
@@ -108,13 +123,12 @@ extension IntervalCells {
             partials += list
             partialStart.append(Int32(partials.count))
         }
-        let keyLimit = Int((keys.max() ?? -1) + 1)
         var attributeOfKey = [Int32](repeating: -1, count: max(keyLimit, 1))
         for (a, key) in keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
         let ownedEntries = FrozenBuffer(entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
-        let ownedFail = FrozenBuffer(failBits), ownedAbsent = FrozenBuffer(absentBits)
+        let ownedAbsent = FrozenBuffer(absentBits)
         let ownedPartialStart = FrozenBuffer(partialStart), ownedPartials = FrozenBuffer(partials)
         raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: keyLimit, splitStart: ownedSplitStart.base,
