@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure what it costs, per event, to decide which in-app message an app event triggers.",
-        subcommands: [RunCommand.self, CheckCommand.self, GateCommand.self, ABCommand.self, InstructionsCommand.self, BuildsCommand.self, FlameGraphCommand.self, ReplayCommand.self, ExplainCommand.self, GenerateCommand.self, FitCommand.self, StrategiesCommand.self, ConformCommand.self, SweepCommand.self, ReportCommand.self],
+        subcommands: [RunCommand.self, CheckCommand.self, GateCommand.self, ABCommand.self, InstructionsCommand.self, BuildsCommand.self, FlameGraphCommand.self, ReplayCommand.self, ExplainCommand.self, GenerateCommand.self, FitCommand.self, StrategiesCommand.self, ConformCommand.self, SweepCommand.self, ReportCommand.self, LintCommand.self],
         defaultSubcommand: RunCommand.self)
 }
 

@@ -28,7 +28,7 @@ package struct LoadedEventLog {
 
     /// Reads `path` ("-" for standard input). With `strict`, the first invalid line is thrown.
     package static func load(path: String, vocabulary: Vocabulary, categories: ActionCategories, lineLimit: Int?,
-                            strict: Bool, progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
+                            strict: Bool, lint: DataLint? = nil, progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
         let reader = try LineReader(path: path, maxLineBytes: EventDecoder.maxLineBytes)
         let name = path == "-" ? "standard input" : path
         var status = stat()
@@ -68,7 +68,9 @@ package struct LoadedEventLog {
                         log.controlLines += 1
                         continue
                     }
-                    log.columns.append(try EventDecoder.decode(json, categories: categories))
+                    let event = try EventDecoder.decode(json, categories: categories)
+                    lint?.observe(event, line: log.lines)
+                    log.columns.append(event)
                 }
             } catch let error as InputError {
                 let reason = (error.path.isEmpty || error.path == "$" ? "" : error.path + ": ") + error.reason

@@ -40,15 +40,17 @@ package struct LoadedInput {
         progress.note("loading \(files.corpusPath)")
         let corpus = try LoadedCorpus(path: files.corpusPath)
         progress.note("loading \(files.eventLogPath)")
+        let lint = DataLint(corpus.set)
         let log = try LoadedEventLog.load(
             path: files.eventLogPath, vocabulary: corpus.vocabulary, categories: corpus.set.actionCategories,
-            lineLimit: files.lineLimit, strict: files.strict) { lines in
+            lineLimit: files.lineLimit, strict: files.strict, lint: lint) { lines in
             progress.update("reading events", lines, files.lineLimit ?? 0)
         }
         progress.note("")
         if log.invalidLines > 0 {
-            progress.note("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
+            progress.warn("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
         }
+        if let summary = lint.summary(corpusPath: files.corpusPath, eventLogPath: files.eventLogPath) { progress.warn(summary) }
         let data = RunReport.ReplayedFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
         // Named for what it is, not for the file: a copy of the same bytes under another name is the same data.
         let name = "files"

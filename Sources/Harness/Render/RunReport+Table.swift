@@ -143,9 +143,15 @@ extension RunReport {
 
     /// A note only where the host's noise changes a conclusion: two rows of one configuration whose
     /// means differ by less than their repetitions spread, so that their order in this run is noise.
+    /// A row whose repetitions spread by more than its own time (one outlier, a paused machine) is named
+    /// as unstable instead: comparing it with anything says nothing.
     func noiseNote() -> String? {
         func spread(_ r: StrategyResult) -> Double? { r.timing.repetitionRange.map { $0.slowest / $0.fastest - 1 } }
         let timed = results.filter { spread($0) != nil }
+        if let wild = timed.filter({ spread($0)! > Self.unstableSpread }).max(by: { spread($0)! < spread($1)! }) {
+            return String(format: "note: %@'s repetitions were unstable (the slowest %.0f %% above the fastest): its mean is not to be trusted in this run; rerun on a quieter host, or with more --repetitions.",
+                          wild.key.label, spread(wild)! * 100)
+        }
         let groups = Dictionary(grouping: timed, by: { "\($0.key.publication.rawValue) \($0.key.threads)" })
         var closest: (a: StrategyResult, b: StrategyResult, gap: Double, spread: Double)?
         for group in groups.values {
@@ -161,6 +167,9 @@ extension RunReport {
         return String(format: "note: %@ and %@ differ by %.0f %%, less than their repetitions' spread (%.0f %%): their order in this run is the host's noise%@. For a verdict, rerun with more --repetitions on a quieter host, or compare builds with bench ab.",
                       c.a.key.label, c.b.key.label, c.gap * 100, c.spread * 100, pairing)
     }
+
+    /// A spread of repetitions past which a row's mean is noise itself: the slowest over twice the fastest.
+    static let unstableSpread = 1.0
 
     package func markdown() -> String {
         var out = ["**\(header.replacingOccurrences(of: "\n", with: "**\n\n**"))**", ""]

@@ -18,10 +18,13 @@ package final class ReplaySession: DeliveryDelegate {
     package private(set) var lastError: InputError?
     package private(set) var lastOutcome: DeliveryOutcome?
     package private(set) var lastDisplays: [DisplayRecord] = []
+    /// What looks wrong in the stream, said once at its end by `bench replay`.
+    package let lint: DataLint
 
     package init(triggerSet: TriggerSet, displaySeconds: Double = 10,
                 makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }) {
         self.triggerSet = triggerSet
+        lint = DataLint(triggerSet)
         engine = DeliveryEngine(
             triggerSet: triggerSet, startTime: -.infinity,
             configuration: .init(displaySeconds: displaySeconds), makeMatcher: makeMatcher)
@@ -57,6 +60,7 @@ package final class ReplaySession: DeliveryDelegate {
             } else {
                 let (event, warning) = try EventDecoder.decodeReportingWarning(json, categories: triggerSet.actionCategories)
                 lastTime = event.time
+                lint.observe(event, line: index + 1)
                 let outcome = engine.handle(event)!
                 lastOutcome = outcome
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
@@ -108,10 +112,10 @@ package final class ReplaySession: DeliveryDelegate {
     }
 
     /// Replays `eventsPath` ("-" for stdin) against the corpus, writing one line per input line to `write`.
-    /// Returns the number of invalid lines.
+    /// Returns the number of invalid lines; `warn` is given what looks wrong in the stream, once, at its end.
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
-                           write: (String) throws -> Void) throws -> Int {
+                           warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
         try LoadedCorpus.checkRoom(corpusPath)
         let set = try CorpusDecoder.load(path: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
@@ -119,6 +123,7 @@ package final class ReplaySession: DeliveryDelegate {
         while let line = try reader.next() {
             try write(session.process(line))
         }
+        if let summary = session.lint.summary(corpusPath: corpusPath, eventLogPath: eventsPath) { warn(summary) }
         return session.invalidLines
     }
 }

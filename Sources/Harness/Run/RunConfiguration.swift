@@ -44,13 +44,20 @@ package struct RunConfiguration: Sendable {
     /// Where the strategies from outside the package came from (the plugins), in row order.
     var foreignOrigins: [RunMetadata.Settings.Plugin] { strategies.compactMap(\.origin) }
 
+    /// The events the run will replay when the configuration alone says (a generated workload); nil
+    /// when it learns them by reading a log.
+    package var plannedEvents: Int? {
+        if case .generated(let spec) = input { return spec.events }
+        return nil
+    }
+
     /// The rows of `strategy`, in the order they are measured: publication modes, then thread counts.
     func rowKeys(_ strategy: String) -> [RowKey] {
         publications.flatMap { p in threads.map { RowKey(strategy: strategy, publication: p, threads: $0) } }
     }
 
     /// The settings a results file records, for `events` generated events.
-    func settings(events: Int) -> RunMetadata.Settings {
+    package func settings(events: Int) -> RunMetadata.Settings {
         RunMetadata.Settings(
             strategies: strategies.map(\.name), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: writer?.everyMs,
             prebuiltSets: writer?.mode == .prebuilt, deltaTriggers: writer?.deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,

@@ -30,6 +30,11 @@ package struct RunStrategy: Sendable {
     /// Every built-in strategy, in the registry's order.
     package static var allBuiltIn: [RunStrategy] { StrategyRegistry.names.map { try! builtIn($0) } }
 
+    /// The same strategy under another row name (two builds of one plugin, told apart by their paths).
+    package func renamed(_ name: String) -> RunStrategy {
+        RunStrategy(name: name, origin: origin, childArguments: childArguments, resolve: resolve)
+    }
+
     /// The strategy for `input`.
     package func strategy(for input: LoadedInput) throws -> StrategyRegistry.Strategy { try resolve(input) }
 }

@@ -16,6 +16,7 @@ package final class Runner {
 
     package func run() throws -> RunReport {
         var noise = RunMetadata.Noise.read()
+        // Progress, not a warning line: the table says it too, under its header.
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
         let input = try LoadedInput.load(configuration.input, progress: progress)

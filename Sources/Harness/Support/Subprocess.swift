@@ -32,9 +32,10 @@ package enum Subprocess {
         let stderr = errorText.wait()
         guard process.terminationStatus == 0 else {
             // One line: the child's last error lines, joined, without its own "bench: error:" prefix.
-            // valgrind's own `==PID==` lines are dropped: the child's reason is what the user needs.
+            // valgrind's own `==PID==` lines and the child's progress lines are dropped: the child's
+            // reason is what the user needs.
             let lines = stderr.split(separator: "\n")
-            let own = lines.filter { !$0.hasPrefix("==") }
+            let own = lines.filter { !$0.hasPrefix("==") && !ProgressLine.isProgressLine($0) }
             let tail = (own.isEmpty ? lines : own).suffix(3).map { $0.replacingOccurrences(of: "bench: error: ", with: "") }.joined(separator: " / ")
             // A status the caller gives meaning to is an exit's: a child killed by SIGHUP also reports 1.
             if process.terminationReason == .exit, let error = failure(process.terminationStatus, PrintableText.escaped(tail)) { throw error }

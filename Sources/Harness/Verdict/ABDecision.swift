@@ -123,7 +123,9 @@ extension ABDecision {
                 return (comparison, decision)
             }
             if let widest = decision.changes.filter({ $0.verdict == .undecided }).max(by: { $0.interval[1] - $0.interval[0] < $1.interval[1] - $1.interval[0] }) {
-                progress(String(format: "undecided after %d rounds (%@: [%.3f, %.3f]); another round", rounds.count, widest.strategy, widest.interval[0], widest.interval[1]))
+                // The interval against the two lines it must clear, so a user watching sees it narrow.
+                progress(String(format: "undecided after %d rounds: %@ ×%.3f in [%.3f, %.3f]; a pass needs the top below ×%.3f, a slowdown the bottom above ×1 and the ratio at least ×%.3f; another round",
+                                rounds.count, widest.strategy, widest.ratio, widest.interval[0], widest.interval[1], 1 + settings.tolerance, 1 + settings.minimumEffect))
             }
             try rounds.add(progress: progress)
         }

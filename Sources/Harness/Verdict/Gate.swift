@@ -44,6 +44,18 @@ package enum Gate {
         package var change: String
         package var verdict: Verdict
         package var note: String
+
+        /// The verdict as a reader should take it: a wall-clock change the test did not show is "not
+        /// significant" (not "unchanged", which it did not show either), an instruction count that moved
+        /// within its tolerance "within tolerance".
+        package var shownVerdict: String {
+            switch verdict {
+            case .unchanged where metric.hasPrefix("ns/event"):
+                note.contains("below the minimum effect") ? "below the minimum effect" : "not significant"
+            case .unchanged where metric == "instructions/event" && note == "within tolerance": "within tolerance"
+            default: verdict.rawValue
+            }
+        }
     }
 
     /// Everything `bench check` prints.
@@ -65,7 +77,7 @@ package enum Gate {
                 out.append("| result | metric | baseline | current | change | verdict | why |")
                 out.append("|---|---|---:|---:|---:|---|---|")
                 for f in moved {
-                    let verdict = f.verdict == .regressed ? "**REGRESSED**" : f.verdict.rawValue
+                    let verdict = f.verdict == .regressed ? "**REGRESSED**" : f.shownVerdict
                     out.append("| \(PrintableText.markdownCell(f.row)) | \(f.metric) | \(f.baseline) | \(f.current) | \(f.change) | \(verdict) | \(f.note) |")
                 }
             }
@@ -193,6 +205,18 @@ package enum Gate {
         if !refused.isEmpty {
             throw Refusal(description: "refusing to compare \(refusal): \(refused.joined(separator: "; ")); \(fix), or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
         }
+    }
+
+    /// `checkSettings` before measuring: the baseline against the settings this run will record
+    /// (`planned`), so a mismatch is refused in a second, not after minutes. A field the run only learns
+    /// as it reads its input (`unknown`: the events of a log) is left to the check after it.
+    package static func checkPlannedSettings(baseline: RunReport, planned: RunMetadata.Settings, unknown: Set<String>,
+                                             options: Options) throws {
+        guard let bs = baseline.run?.settings else { return }
+        var notes: [String] = []
+        try refuseDifferences(zip(bs.compared, planned.compared).filter { !unknown.contains($0.0.name) }.map { ($0.0.name, $0.0.value, $0.1.value) },
+                              what: "setting", refusal: "runs made with different settings", fix: "rerun with the baseline's settings",
+                              options: options, notes: &notes)
     }
 
     /// Runs made with different settings (events, repetitions, batch size, …) do not measure the same

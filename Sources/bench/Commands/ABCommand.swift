@@ -72,6 +72,8 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Write the comparison's changes and verdict as JSON (schema trigger-bench-ab/1).")
     var json: String?
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         try input.requireRereadableFiles("each build's run reads it again")
         for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
@@ -106,6 +108,7 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
+        progressOption.apply()
         let names = strategies
         guard names.contains(baseline) else { throw ValidationError("--strategies must include the baseline \(baseline)") }
         if failIfSlower, plugins.isEmpty, names.allSatisfy({ $0 == baseline }) {

@@ -42,6 +42,8 @@ struct BuildsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Time deltas of N triggers applied by each strategy's writer instead of whole builds (--builds of them).")
     var deltaTriggers: Int?
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         guard builds >= 1, builds <= 1_000_000 else { throw ValidationError("--builds takes 1 to 1000000") }
         guard pauseMs >= 0, pauseMs <= 10_000 else { throw ValidationError("--pause-ms takes 0 to 10000") }
@@ -49,6 +51,7 @@ struct BuildsCommand: ParsableCommand {
     }
 
     func run() throws {
+        progressOption.apply()
         if corpus != nil, workload != nil { throw ValidationError("--workload generates a trigger set and --corpus brings your own; pass one or the other") }
         let spec = try WorkloadSpec.load(workload ?? "default")
         let set: TriggerSet, title: String, json: [UInt8]

@@ -22,15 +22,13 @@ extension ConformCommand {
         let bound = rounds.map { "\($0) rounds or \(Self.format(seconds)) s" } ?? "\(Self.format(seconds)) s"
         try TextOutput.printLine("generating cases: seed \(seed), up to \(bound); \(contenders.map(\.name).joined(separator: ", ")) against reference")
         let started = Date()
-        var lastNote = started
+        let progress = ProgressLine(enabled: true)
         var findings: [GeneratedCheck.Finding] = []
         let check = GeneratedCheck(contenders: contenders, seed: seed)
         let tally = try check.run(rounds: rounds ?? .max, until: started.addingTimeInterval(seconds), progress: { tally in
-            guard isatty(2) != 0, Date().timeIntervalSince(lastNote) > 1 else { return }
-            lastNote = Date()
-            TextOutput.standardErrorRaw("\r\u{1B}[K\(tally.rounds) cases, \(tally.events) events, \(Int(Date().timeIntervalSince(started))) s")
+            progress.status("\(tally.rounds) cases, \(tally.events) events")
         }) { finding in
-            if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
+            progress.note("")
             let folder = writeCases + "/" + Self.folderName(finding)
             findings.append(finding)
             try TextOutput.printLine("FAIL  \(PrintableText.escaped(finding.contender)) \(PrintableText.escaped(finding.summary))")
@@ -43,7 +41,7 @@ extension ConformCommand {
                 TextOutput.standardError("bench: error: \(PrintableText.escaped("\(error)"))")
             }
         }
-        if isatty(2) != 0 { TextOutput.standardErrorRaw("\r\u{1B}[K") }
+        progress.note("")
         for contender in contenders where !findings.contains(where: { $0.contender == contender.name }) {
             let refused = tally.refusedByContender[contender.name] ?? 0
             let checked = tally.rounds - refused

@@ -50,6 +50,8 @@ struct ConformCommand: ParsableCommand {
     @Option(help: "With --generate: the folder that shrunk disagreements are written to, one case folder each (default: generated-cases).")
     var writeCases: String?
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         if !generate, seed != nil || rounds != nil || seconds != nil || writeCases != nil {
             throw ValidationError("--seed, --seconds, --rounds and --write-cases go with --generate")
@@ -75,6 +77,7 @@ struct ConformCommand: ParsableCommand {
     }
 
     func run() throws {
+        progressOption.apply()
         if generate { return try runGenerated() }
         let library = try plugin.map(PluginLibrary.init(argument:))
         let name = library?.strategyName ?? strategy!

@@ -48,6 +48,8 @@ struct FitCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "With --check: rounds, each replaying the data then the twin once.")
     var repetitions = 3
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
         try Limits.check("--repetitions", repetitions, 1...1000)
@@ -59,6 +61,7 @@ struct FitCommand: ParsableCommand {
     }
 
     func run() throws {
+        progressOption.apply()
         try OutputPaths.refuseOverwriting(outputs: [("--json", json)], inputs: [("--corpus", corpus), ("--event-log", eventLog)])
         let out = try json.map { try AtomicFile(path: $0) }
         let files = UserFiles(corpusPath: corpus, eventLogPath: eventLog, strict: strict, lineLimit: events)

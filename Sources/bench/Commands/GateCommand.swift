@@ -20,8 +20,8 @@ struct GateCommand: ParsableCommand {
 
             Examples:
               bench gate tiny --wall-clock informational
-              bench gate --update --corpus triggers.json --event-log events.jsonl --baseline gate/baseline.json
-              bench gate --corpus triggers.json --event-log events.jsonl --baseline gate/baseline.json
+              bench gate --update --corpus triggers.json --event-log events.jsonl --baseline gate/base.json
+              bench gate --corpus triggers.json --event-log events.jsonl --baseline gate/base.json
             """)
 
     @Argument(help: "A preset to measure (the same as --workload PRESET; default tiny).")
@@ -55,6 +55,8 @@ struct GateCommand: ParsableCommand {
     /// callgrind counts for the instruction tier.
     static let runSettings = ["--repetitions", "5", "--reference-events", "5000"]
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         if preset != nil, input.workload != nil || input.corpus != nil {
             throw ValidationError("\(preset!) and --\(input.workload != nil ? "workload" : "corpus") both say what to measure; give one")
@@ -64,6 +66,7 @@ struct GateCommand: ParsableCommand {
     }
 
     func run() throws {
+        progressOption.apply()
         // The input first: an unknown preset is named as one, not as a missing baseline.
         let source = try input.source(defaultWorkload: preset ?? "tiny")
         let baselinePath = try resolveBaseline()
@@ -80,8 +83,30 @@ struct GateCommand: ParsableCommand {
         let baselineFile = update ? try AtomicFile(path: baselinePath) : nil
         let jsonFile = try json.map(AtomicFile.init(path:))
 
-        let configuration = try runOptions().makeConfiguration(input: source)
-        let report = try RunCommand.measure(configuration, instructions: true)
+        let configuration: RunConfiguration
+        do {
+            configuration = try runOptions().makeConfiguration(input: source)
+            if let base {
+                // Refused now, from the settings the run will record, not after minutes of measuring.
+                let unknown: Set<String> = configuration.plannedEvents == nil ? ["events", "reference_events"] : []
+                do {
+                    try Gate.checkPlannedSettings(baseline: base, planned: configuration.settings(events: configuration.plannedEvents ?? 0),
+                                                  unknown: unknown, options: verdict.gateOptions())
+                } catch let refusal as Gate.Refusal {
+                    throw InputError(file: "\(baselinePath) vs this run", path: "", reason: refusal.description)
+                }
+            }
+        } catch {
+            verdict.writeRefusal(UsageMessage.oneLine(Bench.message(for: error)), command: CommandLine.arguments)
+            throw error
+        }
+        let report: RunReport
+        do {
+            report = try RunCommand.measure(configuration, instructions: true)
+        } catch {
+            verdict.writeRefusal(UsageMessage.oneLine(Bench.message(for: error)), command: CommandLine.arguments)
+            throw error
+        }
         try TextOutput.printLine(report.table())
         let encoded = try report.json()
         try jsonFile?.commit(with: encoded)

@@ -40,6 +40,8 @@ struct InstructionsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: .hidden) var childPlugin: String?
     @Option(parsing: .unconditional, help: .hidden) var inputLines: Int?
 
+    @OptionGroup var progressOption: ProgressOption
+
     func validate() throws {
         if child == nil { try input.requireRereadableFiles("each counted child reads it again") }
         for (option, value) in [("--events", events), ("--input-lines", inputLines)] {
@@ -52,7 +54,20 @@ struct InstructionsCommand: ParsableCommand {
         }
     }
 
+    /// The plugins' rows. Two builds of one plugin (as `bench ab` compares) are loaded and checked one
+    /// at a time and told apart by their paths; the same file with the same options twice is refused.
+    func pluginStrategies() throws -> [RunStrategy] {
+        let sameFileTwice = Dictionary(grouping: plugins, by: { $0 }).first { $0.value.count > 1 }
+        if let sameFileTwice { _ = try PluginLibrary.load(arguments: sameFileTwice.value) }  // throws its refusal
+        let loaded = try plugins.map { try pluginCheck.strategies([$0])[0] }
+        let byName = Dictionary(grouping: loaded, by: \.name)
+        return zip(loaded, plugins).map { strategy, argument in
+            byName[strategy.name]!.count > 1 ? strategy.renamed("\(strategy.name) (\(PluginLibrary.path(ofArgument: argument)))") : strategy
+        }
+    }
+
     func run() throws {
+        progressOption.apply()
         var source = try input.source(defaultWorkload: "tiny")
         if let child {
             if case .files(var files) = source {
@@ -87,12 +102,16 @@ struct InstructionsCommand: ParsableCommand {
         }
         let mergedFile = try mergeInto.map(AtomicFile.init(path:))
         let progress = ProgressLine(enabled: true)
-        let counts = try InstructionCounter.count(input: source, strategies: strategies.map(RunStrategy.builtIn) + pluginCheck.strategies(plugins), events: replayed,
+        let counts = try InstructionCounter.count(input: source, strategies: strategies.map(RunStrategy.builtIn) + pluginStrategies(), events: replayed,
                                                   referenceEvents: referenceEvents, deltaTriggers: deltaTriggers, progress: { progress.note($0) })
         progress.note("")
         if var report = merged, let mergedFile {
             try report.merge(counts)
             try mergedFile.commit(with: report.json())
+        }
+        switch source {
+        case .generated(let spec): try TextOutput.printLine("workload \(spec.name), \(replayed) events · callgrind instructions per event of each strategy's 1-thread loop")
+        case .files(let files): try TextOutput.printLine("corpus \(files.corpusPath), event log \(files.eventLogPath), \(replayed) events · callgrind instructions per event of each strategy's 1-thread loop")
         }
         let sums = Set(counts.filter { $0.strategy != FloorMatcher.strategyName && $0.strategy != ReferenceMatcher.strategyName }.map(\.checksum))
         let width = max(16, counts.map(\.strategy.count).max() ?? 0)

@@ -28,7 +28,7 @@ struct ReplayCommand: ParsableCommand {
         let out = TextOutput.standardOutput()
         let invalid = try ReplaySession.run(
             corpusPath: corpus, eventsPath: events, displaySeconds: replay.displaySeconds,
-            makeMatcher: replay.makeMatcher(), write: out.line)
+            makeMatcher: replay.makeMatcher(), warn: { TextOutput.standardError("bench: \($0)") }, write: out.line)
         try out.flush()
         if invalid > 0 {
             TextOutput.standardError("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields")

@@ -29,6 +29,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        options.progressOption.apply()
         try OutputPaths.refuseOverwriting(
             outputs: outputs.paths,
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]

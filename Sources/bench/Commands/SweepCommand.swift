@@ -68,6 +68,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        options.progressOption.apply()
         try OutputPaths.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
                                      inputs: [("--workload", workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil })] + options.plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
         let jsonFile = try json.map(AtomicFile.init(path:))
@@ -76,10 +77,11 @@ struct SweepCommand: ParsableCommand {
         let base = try WorkloadSpec.load(workload ?? "default")
         let plugins = try options.pluginStrategies()
         var first = true
+        let progress = ProgressLine(enabled: true)
         let sweep = try Sweep.run(base: base, axes: axes, configure: { spec in
             defer { first = false }
             return try options.makeConfiguration(input: .generated(spec), plugins: plugins, announce: first)
-        })
+        }, progress: { progress.note($0) })
         try TextOutput.printLine(sweep.table())
         try jsonFile?.commit(with: sweep.json())
         try svgFile?.commit(with: Data(sweep.svg().utf8))

@@ -6,7 +6,7 @@ import Workload
 
 /// What a command replays: a generated workload, or the user's own corpus and event log.
 struct InputOptions: ParsableArguments {
-    @Option(help: "A preset name from Corpora/workloads (\(WorkloadSpec.presetNames().joined(separator: ", "))) or a spec file path (default: default; instructions: tiny; ab: braze-typical-200). Not with --corpus.")
+    @Option(help: "A preset name from Corpora/workloads (\(WorkloadSpec.presetNames().joined(separator: ", "))) or a spec file path (default: default; gate and instructions: tiny; ab: braze-typical-200). Not with --corpus.")
     var workload: String?
 
     @Option(help: "Your own trigger set: a trigger-corpus/1 JSON file, as `bench generate --corpus` writes (with --event-log).")

@@ -11,6 +11,7 @@ struct RunOptions: ParsableArguments {
     var plugins: [String] = []
 
     @OptionGroup var pluginCheck: PluginCheckOption
+    @OptionGroup var progressOption: ProgressOption
 
     @Option(help: "Comma-separated strategies to run (default: all).", transform: CommaLists.strategies)
     var strategies: [String] = StrategyRegistry.names

@@ -21,17 +21,22 @@ struct RunOutputs: ParsableArguments {
     /// The output files, opened (each written in full or not at all when committed).
     struct Opened {
         let json, markdown, svg, csv: AtomicFile?
+        /// The paths given, in the order above (nil where none).
+        let paths: [String?]
 
+        /// Writes each file and says so, one line per file, after the table.
         func commit(_ report: RunReport) throws {
             try json?.commit(with: report.json())
             try markdown?.commit(with: Data(report.markdown().utf8))
             try svg?.commit(with: Data(report.svg().utf8))
             try csv?.commit(with: Data(report.csv().utf8))
+            for path in paths.compactMap({ $0 }) { try TextOutput.printLine("wrote \(path)") }
         }
     }
 
     func open() throws -> Opened {
         Opened(json: try json.map(AtomicFile.init(path:)), markdown: try markdown.map(AtomicFile.init(path:)),
-               svg: try svg.map(AtomicFile.init(path:)), csv: try csv.map(AtomicFile.init(path:)))
+               svg: try svg.map(AtomicFile.init(path:)), csv: try csv.map(AtomicFile.init(path:)),
+               paths: [json, markdown, svg, csv])
     }
 }

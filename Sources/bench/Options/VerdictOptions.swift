@@ -37,6 +37,25 @@ struct VerdictOptions: ParsableArguments {
     }
 
     /// The `--allow-difference` list, checked against the fields the gate compares.
+    func gateOptions() throws -> Gate.Options {
+        var options = Gate.Options()
+        options.wallClock = wallClock
+        options.instructionTolerance = instructionTolerance
+        options.minimumEffect = minimumEffect
+        options.alpha = alpha
+        options.allowedDifferences = try Self.allowedDifferences(allowDifference)
+        return options
+    }
+
+    /// Writes why the gate judged nothing to `--markdown` (a pull request's summary), with the command
+    /// that shows it again; the job log alone is where nobody looks.
+    func writeRefusal(_ reason: String, command: [String]) {
+        guard let markdown else { return }
+        let text = "**gate: REFUSED** — nothing was judged: \(PrintableText.escaped(reason))\n\nReproduce: `\(command.map(ShellWord.quoted).joined(separator: " "))`\n"
+        // Best effort: the refusal itself is the error the command ends with.
+        try? AtomicFile.write(Data(text.utf8), to: markdown)
+    }
+
     static func allowedDifferences(_ list: String) throws -> Set<String> {
         let allowed = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         if let unknown = allowed.subtracting(Gate.differenceFields).first {
@@ -48,15 +67,9 @@ struct VerdictOptions: ParsableArguments {
     /// Compares `current` with `baseline` (named as the user gave them), prints the table, writes the
     /// outputs asked for, and throws exit 1 on a regression; a refusal (unlike runs) is bad input (2).
     func judge(baseline: RunReport, current: RunReport, names: (baseline: String, current: String)) throws {
-        var options = Gate.Options()
-        options.wallClock = wallClock
-        options.instructionTolerance = instructionTolerance
-        options.minimumEffect = minimumEffect
-        options.alpha = alpha
-        options.allowedDifferences = try Self.allowedDifferences(allowDifference)
         let report: Gate.Report
         do {
-            report = try Gate.compare(baseline: baseline, current: current, options: options)
+            report = try Gate.compare(baseline: baseline, current: current, options: gateOptions())
         } catch let refusal as Gate.Refusal {
             throw InputError(file: "\(names.baseline) vs \(names.current)", path: "", reason: refusal.description)
         }

@@ -15,7 +15,7 @@ extension HTMLReport {
             s += "<div class=\"scroll\"><table class=\"gate\">\n<tr><th>row</th><th>metric</th><th>baseline</th><th>current</th><th>change</th><th>verdict</th><th>note</th></tr>\n"
             for f in report.findings {
                 s += "<tr><td>\(Self.escape(f.row))</td><td>\(Self.escape(f.metric))</td><td>\(Self.escape(f.baseline))</td><td>\(Self.escape(f.current))</td>"
-                s += "<td>\(Self.escape(f.change))</td><td class=\"\(f.verdict.rawValue)\">\(f.verdict.rawValue)</td><td style=\"text-align: left\">\(Self.escape(f.note))</td></tr>\n"
+                s += "<td>\(Self.escape(f.change))</td><td class=\"\(f.verdict.rawValue)\">\(f.shownVerdict)</td><td style=\"text-align: left\">\(Self.escape(f.note))</td></tr>\n"
             }
             s += "</table></div>\n"
         } catch {

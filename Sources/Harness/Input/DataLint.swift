@@ -1,0 +1,169 @@
+import Foundation
+import TriggerKit
+
+/// What looks wrong in a user's corpus and event log together, though every line is valid: the
+/// footguns that match nothing without a word (docs/harness.md, "Linting your data"). Filled while
+/// the log is read (`observe`), so `bench run` and `bench fit` can say it once and `bench lint` list it.
+package final class DataLint {
+    /// One kind of trouble: how often, a few examples, and what to do.
+    package struct Finding: Sendable {
+        package let what: String
+        package let count: Int
+        package let examples: [String]
+        package let fix: String
+    }
+
+    let numberProperties: Set<String>
+    let stringProperties: Set<String>
+    /// Every property a filter reads, with how many filters read it.
+    let filteredProperties: [String: Int]
+    /// Trigger names and ids, folded (case and Unicode compatibility form), to the spelling used.
+    let usedNames: [String: String]
+    let usedSpellings: Set<String>
+
+    var events = 0
+    var milliseconds = Tally()
+    var microseconds = Tally()
+    var numbersAsStrings = Tally()
+    var stringsAsNumbers = Tally()
+    var seenProperties = Set<String>()
+    /// Names and ids no trigger uses but one does under folding: the spelling seen, its count, the used one.
+    var nearNames: [String: (count: Int, line: Int, used: String)] = [:]
+
+    struct Tally {
+        var count = 0
+        var examples: [String] = []
+        mutating func add(_ example: @autoclosure () -> String) {
+            count += 1
+            if examples.count < 3 { examples.append(example()) }
+        }
+    }
+
+    /// An epoch time in seconds past this is in the year 5138: a log in milliseconds (1.7e12 today) or
+    /// microseconds (1.7e15) reads as tens of thousands of years from now.
+    static let millisecondsFrom = 1e11
+    static let microsecondsFrom = 1e14
+
+    package init(_ set: TriggerSet) {
+        var numbers = Set<String>(), strings = Set<String>(), filtered: [String: Int] = [:]
+        var used: [String: String] = [:], spellings = Set<String>()
+        func use(_ name: String?) {
+            guard let name else { return }
+            spellings.insert(name)
+            used[Self.fold(name)] = name
+        }
+        for trigger in set.triggers {
+            for condition in trigger.conditions {
+                switch condition {
+                case .customEvent(let name, _): use(name)
+                case .purchase(let product, _): use(product)
+                case .pushClick(let campaign, let action): use(campaign); use(action)
+                case .sessionStart: break
+                }
+                for filter in condition.filters.filters {
+                    filtered[filter.property, default: 0] += 1
+                    switch filter.type {
+                    case .number: numbers.insert(filter.property)
+                    case .string: strings.insert(filter.property)
+                    default: break
+                    }
+                }
+            }
+        }
+        numberProperties = numbers
+        stringProperties = strings
+        filteredProperties = filtered
+        usedNames = used
+        usedSpellings = spellings
+    }
+
+    /// Case-folded NFKC: `Purchase`, `purchase` and `ｐｕｒｃｈａｓｅ` fold alike.
+    static func fold(_ s: String) -> String { s.precomposedStringWithCompatibilityMapping.lowercased() }
+
+    /// Notes one valid event of line `line`.
+    package func observe(_ event: Event, line: Int) {
+        events += 1
+        if abs(event.time) >= Self.microsecondsFrom {
+            microseconds.add("line \(line): time \(String(format: "%.0f", event.time))")
+        } else if abs(event.time) >= Self.millisecondsFrom {
+            milliseconds.add("line \(line): time \(String(format: "%.0f", event.time))")
+        }
+        switch event.kind {
+        case .customEvent(let name): checkName(name, line: line)
+        case .purchase(let product): checkName(product, line: line)
+        case .pushClick(let campaign, let action):
+            if let campaign { checkName(campaign, line: line) }
+            if let action { checkName(action, line: line) }
+        case .sessionStart: break
+        }
+        for (key, value) in event.properties where filteredProperties[key] != nil {
+            seenProperties.insert(key)
+            switch value {
+            case .string(let s) where numberProperties.contains(key) && Double(s.trimmingCharacters(in: .whitespaces)) != nil:
+                numbersAsStrings.add("line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\"")
+            case .int, .double:
+                if stringProperties.contains(key) {
+                    stringsAsNumbers.add("line \(line): \"\(PrintableText.cut(key))\": \(value)")
+                }
+            default: break
+            }
+        }
+    }
+
+    func checkName(_ name: String, line: Int) {
+        guard !usedSpellings.contains(name) else { return }
+        if var near = nearNames[name] {
+            near.count += 1
+            nearNames[name] = near
+        } else if nearNames.count < 10_000, let used = usedNames[Self.fold(name)] {
+            nearNames[name] = (1, line, used)
+        }
+    }
+
+    /// What was found, worst first; empty when nothing looks wrong.
+    package var findings: [Finding] {
+        var out: [Finding] = []
+        if microseconds.count > 0 {
+            out.append(Finding(what: "event times that look like microseconds (past the year 5138 read as seconds)", count: microseconds.count,
+                               examples: microseconds.examples, fix: "write times in seconds since 1970 (divide by 1,000,000)"))
+        }
+        if milliseconds.count > 0 {
+            out.append(Finding(what: "event times that look like milliseconds (past the year 5138 read as seconds)", count: milliseconds.count,
+                               examples: milliseconds.examples, fix: "write times in seconds since 1970 (divide by 1,000)"))
+        }
+        if numbersAsStrings.count > 0 {
+            out.append(Finding(what: "numbers sent as strings to properties that number filters read (a string is no number: such a filter sees the property as missing)",
+                               count: numbersAsStrings.count, examples: numbersAsStrings.examples, fix: "send the number unquoted"))
+        }
+        if stringsAsNumbers.count > 0 {
+            out.append(Finding(what: "numbers sent to properties that string filters read (a number is no string: such a filter sees the property as missing)",
+                               count: stringsAsNumbers.count, examples: stringsAsNumbers.examples, fix: "send the value as a string, or filter it as a number"))
+        }
+        let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
+        if !near.isEmpty {
+            out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form",
+                               count: near.reduce(0) { $0 + $1.value.count },
+                               examples: near.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value.count) events, first line \($0.value.line)) vs the trigger's \"\(PrintableText.cut($0.value.used))\"" },
+                               fix: "spell them as the triggers do (names match exactly, after canonical Unicode normalization)"))
+        }
+        let unseen = filteredProperties.filter { !seenProperties.contains($0.key) }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        if events > 0, !unseen.isEmpty {
+            out.append(Finding(what: Self.unseenWhat, count: unseen.count,
+                               examples: unseen.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value) filter\($0.value == 1 ? "" : "s"))" },
+                               fix: "check the names against your events' properties (nested objects read as dot paths: a.b)"))
+        }
+        return out
+    }
+
+    static let unseenWhat = "properties filters read that no event of the log holds"
+
+    /// The findings in one line, for `bench run` and `bench fit` to say once; nil when there are none.
+    /// Properties no event held are left out below 1,000 events: a short script of a few events
+    /// holds few properties by design.
+    package func summary(corpusPath: String, eventLogPath: String) -> String? {
+        let found = findings.filter { events >= 1_000 || !$0.what.hasPrefix(Self.unseenWhat) }
+        guard !found.isEmpty else { return nil }
+        let list = found.map { "\($0.count) \($0.what.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))" }.joined(separator: "; ")
+        return "warning: your data may not mean what you think: \(list); see bench lint --corpus \(ShellWord.quoted(corpusPath)) --event-log \(ShellWord.quoted(eventLogPath))"
+    }
+}

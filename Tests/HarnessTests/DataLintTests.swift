@@ -1,0 +1,45 @@
+import Harness
+import TriggerKit
+import XCTest
+
+/// `bench lint`'s findings on a log with each footgun, and none on a clean one.
+final class DataLintTests: XCTestCase {
+    static let corpus = #"""
+        {"format":"trigger-corpus/1","triggers":[
+         {"id":"t1","conditions":[{"type":"custom_event","event_name":"Purchase_Done","filters":[[{"property":"amount","type":"number","op":"gte","value":5}],[{"property":"plan","type":"string","op":"eq","value":"pro"}]]}]},
+         {"id":"t2","conditions":[{"type":"custom_event","event_name":"open","filters":[[{"property":"ghost.level","type":"number","op":"gt","value":1}]]}]}
+        ]}
+        """#
+
+    func lint(_ lines: [String]) throws -> [DataLint.Finding] {
+        let lint = DataLint(try CorpusDecoder.decode(bytes: Array(Self.corpus.utf8)))
+        for (k, line) in lines.enumerated() { lint.observe(try EventDecoder.decode(try EventDecoder.parseLine(Array(line.utf8))), line: k + 1) }
+        return lint.findings
+    }
+
+    func testEachFootgunIsFoundWithItsLine() throws {
+        let findings = try lint([
+            #"{"time":1767225603000,"type":"custom_event","name":"purchase_done","properties":{"amount":"6","plan":3}}"#,
+            #"{"time":1767225603000000,"type":"custom_event","name":"open"}"#,
+            #"{"time":1767225604,"type":"custom_event","name":"ＯＰＥＮ","properties":{"amount":7}}"#,
+        ])
+        func finding(_ words: String) -> DataLint.Finding? { findings.first { $0.what.contains(words) } }
+        XCTAssertEqual(finding("milliseconds")?.examples, ["line 1: time 1767225603000"])
+        XCTAssertEqual(finding("microseconds")?.count, 1)
+        XCTAssertEqual(finding("numbers sent as strings")?.examples, [#"line 1: "amount": "6""#])
+        XCTAssertEqual(finding("string filters read")?.examples, [#"line 1: "plan": 3"#])
+        let near = try XCTUnwrap(finding("only by case or Unicode form"))
+        XCTAssertEqual(near.count, 2)
+        XCTAssertTrue(near.examples.contains { $0.contains(#""purchase_done""#) && $0.contains(#""Purchase_Done""#) }, "\(near.examples)")
+        XCTAssertTrue(near.examples.contains { $0.contains("ＯＰＥＮ") }, "\(near.examples)")
+        XCTAssertEqual(finding("no event of the log holds")?.examples, [#""ghost.level" (1 filter)"#])
+    }
+
+    func testACleanLogHasNoFindings() throws {
+        XCTAssertTrue(try lint([
+            #"{"time":1767225603,"type":"custom_event","name":"Purchase_Done","properties":{"amount":6,"plan":"pro"}}"#,
+            #"{"time":1767225603.5,"type":"custom_event","name":"open","properties":{"ghost":{"level":2}}}"#,
+            #"{"time":1767225604,"type":"custom_event","name":"unrelated_name"}"#,
+        ]).isEmpty)
+    }
+}
