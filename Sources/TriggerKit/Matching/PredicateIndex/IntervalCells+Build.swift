@@ -3,31 +3,32 @@ extension IntervalCells {
     init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         var entryOf: [Int32] = []
         var residual: [Int32] = []
-        // Every interval as a flat record, then grouped by attribute (a counting sort by key: records
-        // are appended in condition order, so each group stays in it).
-        var unsorted: [(key: Int32, condition: Int32, lo: Double, hi: Double)] = []
-        var keyLimit = 0
+        // Every interval as a record grouped by attribute, in two passes (count per key, then place), so
+        // no unsorted copy is held beside them; each group stays in condition order.
+        var list: [(key: Int32, lo: Double, hi: Double)] = []
+        var groupStart: [Int] = [0]
         for e in entries {
-            guard let list = Self.intervals(of: run[e], program: program) else {
+            guard Self.intervals(of: run[e], program: program, into: &list) else {
                 residual.append(Int32(e))
                 continue
             }
             for i in list {
-                unsorted.append((i.key, Int32(entryOf.count), i.lo, i.hi))
-                keyLimit = max(keyLimit, Int(i.key) + 1)
+                if Int(i.key) + 2 > groupStart.count { groupStart += [Int](repeating: 0, count: Int(i.key) + 2 - groupStart.count) }
+                groupStart[Int(i.key) + 1] += 1
             }
             entryOf.append(Int32(e))
         }
-        var groupStart = [Int](repeating: 0, count: keyLimit + 1)
-        for r in unsorted { groupStart[Int(r.key) + 1] += 1 }
+        let keyLimit = groupStart.count - 1
         for k in 0..<keyLimit { groupStart[k + 1] += groupStart[k] }
-        var records = unsorted
+        var records = [(key: Int32, condition: Int32, lo: Double, hi: Double)](repeating: (0, 0, 0, 0), count: groupStart[keyLimit])
         var next = groupStart
-        for r in unsorted {
-            records[next[Int(r.key)]] = r
-            next[Int(r.key)] += 1
+        for (c, e) in entryOf.enumerated() {
+            _ = Self.intervals(of: run[Int(e)], program: program, into: &list)
+            for i in list {
+                records[next[Int(i.key)]] = (i.key, Int32(c), i.lo, i.hi)
+                next[Int(i.key)] += 1
+            }
         }
-        unsorted = []
         let conditions = entryOf.count
         let words = max(1, (conditions + 63) / 64)
         var keys: [Int32] = []
@@ -69,22 +70,13 @@ extension IntervalCells {
         failBits.initialize(repeating: 0, count: totalCells * words)
         let ownedFail = FrozenBuffer(adopting: failBits, count: totalCells * words)
         var absentBits = [UInt64](repeating: 0, count: attributes * words)
-        var partialLists = [[Partial]](repeating: [], count: totalCells)
+        // Partials are counted per cell here and placed after, into one buffer (lists per cell, then
+        // joined, held them twice).
+        var partialStart = [Int32](repeating: 0, count: totalCells + 1)
         for (a, g) in groups.enumerated() {
-            let first = Int(splitStart[a]), count = Int(splitStart[a + 1]) - first
-            let base = first + a  // the attribute's first cell
-            let cells = count + 1
-            /// Cell of `x`: how many splits are at or below it.
-            func cell(_ x: Double) -> Int {
-                var lo = 0, hi = count
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    if splits[first + mid] <= x { lo = mid + 1 } else { hi = mid }
-                }
-                return lo
-            }
-            func lower(_ j: Int) -> Double { j == 0 ? -.infinity : splits[first + j - 1] }
-            func upper(_ j: Int) -> Double { j == count ? .infinity : splits[first + j] }
+            let cut = Cut(splits: splits, first: Int(splitStart[a]), count: Int(splitStart[a + 1] - splitStart[a]))
+            let base = cut.first + a  // the attribute's first cell
+            let cells = cut.count + 1
             // Fails from the cell after its `hi` on, and up to the cell before its `lo`: marked where the
             // run starts and swept into every cell after (before) it, a bitset copy per cell.
             var hiStart = [[Int32]](repeating: [], count: cells + 1)
@@ -93,19 +85,10 @@ extension IntervalCells {
                 let rec = records[r]
                 let c = Int(rec.condition)
                 absentBits[a * words + c >> 6] |= 1 << UInt64(c & 63)
-                let cl = cell(rec.lo), ch = cell(rec.hi)
+                let cl = cut.cell(rec.lo), ch = cut.cell(rec.hi)
                 hiStart[ch + 1].append(rec.condition)
                 loEnd[cl].append(rec.condition)  // fails in cells 0..<cl
-                // Partial where the interval covers part of a cell it touches: only its two end cells can be.
-                func partial(_ j: Int) {
-                    if !(rec.lo <= lower(j) && rec.hi >= upper(j)) {
-                        partialLists[base + j].append(Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
-                    }
-                }
-                if cl <= ch {
-                    partial(cl)
-                    if ch != cl { partial(ch) }
-                }
+                cut.forEachPartialCell(rec.lo, rec.hi) { partialStart[base + $0 + 1] += 1 }
             }
             var running = [UInt64](repeating: 0, count: words)
             for j in 0..<cells {
@@ -118,23 +101,61 @@ extension IntervalCells {
                 for w in 0..<words { failBits[(base + j) * words + w] |= running[w] }
             }
         }
-        var partialStart: [Int32] = [0], partials: [Partial] = []
-        for list in partialLists {
-            partials += list
-            partialStart.append(Int32(partials.count))
+        for j in 0..<totalCells { partialStart[j + 1] += partialStart[j] }
+        let partialCount = Int(partialStart[totalCells])
+        let partials = FrozenBuffer<Partial>.allocate(partialCount)
+        var place = partialStart.map(Int.init)
+        for (a, g) in groups.enumerated() {
+            let cut = Cut(splits: splits, first: Int(splitStart[a]), count: Int(splitStart[a + 1] - splitStart[a]))
+            for r in g {
+                let rec = records[r]
+                cut.forEachPartialCell(rec.lo, rec.hi) { j in
+                    (partials + place[cut.first + a + j]).initialize(to: Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
+                    place[cut.first + a + j] += 1
+                }
+            }
         }
+        let ownedPartials = FrozenBuffer(adopting: partials, count: partialCount)
         var attributeOfKey = [Int32](repeating: -1, count: max(keyLimit, 1))
         for (a, key) in keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
         let ownedEntries = FrozenBuffer(entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits)
-        let ownedPartialStart = FrozenBuffer(partialStart), ownedPartials = FrozenBuffer(partials)
+        let ownedPartialStart = FrozenBuffer(partialStart)
         raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
                   partialStart: ownedPartialStart.base, partials: ownedPartials.base)
         owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials]
         self.residual = residual
+    }
+}
+
+/// The cells of one attribute: `count` splits from `splits[first]`, so `count + 1` cells.
+private struct Cut {
+    let splits: [Double]
+    let first: Int
+    let count: Int
+
+    /// The cell of `x`: how many splits are at or below it.
+    func cell(_ x: Double) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if splits[first + mid] <= x { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    func lower(_ j: Int) -> Double { j == 0 ? -.infinity : splits[first + j - 1] }
+    func upper(_ j: Int) -> Double { j == count ? .infinity : splits[first + j] }
+
+    /// The cells `[lo, hi]` covers only in part: only its two end cells can be.
+    func forEachPartialCell(_ lo: Double, _ hi: Double, _ body: (Int) -> Void) {
+        let cl = cell(lo), ch = cell(hi)
+        guard cl <= ch else { return }
+        if !(lo <= lower(cl) && hi >= upper(cl)) { body(cl) }
+        if ch != cl, !(lo <= lower(ch) && hi >= upper(ch)) { body(ch) }
     }
 }
