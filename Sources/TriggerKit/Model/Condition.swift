@@ -54,6 +54,25 @@ public struct FilterCNF: Sendable {
 
     public var isEmpty: Bool { ends.isEmpty }
 
+    /// Whether every clause has a filter that `holds` (told the filter and its index in `filters`),
+    /// walked over the flat arrays: the interpreting matchers call it per candidate, and a clause
+    /// view per clause cost them 5 % more instructions.
+    @inline(__always)
+    package func everyClauseHolds(_ holds: (Filter, Int) -> Bool) -> Bool {
+        filters.withUnsafeBufferPointer { f in
+            ends.withUnsafeBufferPointer { e in
+                var start = 0
+                for end in e {
+                    var i = start
+                    while i < Int(end), !holds(f[i], i) { i += 1 }
+                    if i == Int(end) { return false }
+                    start = Int(end)
+                }
+                return true
+            }
+        }
+    }
+
     /// The clauses, each a collection of filters (no array is made).
     public var clauses: Clauses { Clauses(filters: filters, ends: ends) }
 

@@ -65,16 +65,8 @@ package struct IndexedMatcher: Matcher {
     }
 
     func holds(_ cnf: FilterCNF, keys: [Int32], _ i: Int, _ events: EventView, _ scratch: MatchScratch) -> Bool {
-        var k = 0
-        for clause in cnf.clauses {
-            var any = false
-            for filter in clause {
-                defer { k += 1 }
-                if !any && filterHolds(filter, key: keys[k], i, events, scratch) { any = true }
-            }
-            if !any { return false }
-        }
-        return true
+        // `keys` has one key per filter, in the CNF's flat order.
+        cnf.everyClauseHolds { filter, k in filterHolds(filter, key: keys[k], i, events, scratch) }
     }
 
     func filterHolds(_ filter: Filter, key: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) -> Bool {

@@ -72,9 +72,7 @@ package enum FilterEvaluation {
 
     /// Whether every clause has a filter that holds.
     package static func holds(_ cnf: FilterCNF, properties: [String: PropertyValue], eventTime: Double) -> Bool {
-        cnf.clauses.allSatisfy { clause in
-            clause.contains { holds($0, properties: properties, eventTime: eventTime) }
-        }
+        cnf.everyClauseHolds { filter, _ in holds(filter, properties: properties, eventTime: eventTime) }
     }
 }
 
