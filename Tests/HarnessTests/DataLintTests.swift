@@ -19,15 +19,19 @@ final class DataLintTests: XCTestCase {
 
     func testEachFootgunIsFoundWithItsLine() throws {
         let findings = try lint([
-            #"{"time":1767225603000,"type":"custom_event","name":"purchase_done","properties":{"amount":"6","plan":3}}"#,
+            #"{"time":1767225603000,"type":"custom_event","name":"Purchase_Done","properties":{"amount":"6","plan":3}}"#,
             #"{"time":1767225603000000,"type":"custom_event","name":"open"}"#,
             #"{"time":1767225604,"type":"custom_event","name":"ＯＰＥＮ","properties":{"amount":7}}"#,
+            #"{"time":1767225605,"type":"custom_event","name":"purchase_done"}"#,
+            // Another event's property of the same name is no mismatch: no filter of that event reads it.
+            #"{"time":1767225606,"type":"custom_event","name":"page_view","properties":{"amount":"6","plan":3}}"#,
         ])
         func finding(_ words: String) -> DataLint.Finding? { findings.first { $0.what.contains(words) } }
         XCTAssertEqual(finding("milliseconds")?.examples, ["line 1: time 1767225603000"])
         XCTAssertEqual(finding("microseconds")?.count, 1)
         XCTAssertEqual(finding("numbers sent as strings")?.examples, [#"line 1: "amount": "6""#])
-        XCTAssertEqual(finding("string filters read")?.examples, [#"line 1: "plan": 3"#])
+        XCTAssertEqual(finding("numbers sent as strings")?.count, 1)
+        XCTAssertEqual(finding("string filters of the same event")?.examples, [#"line 1: "plan": 3"#])
         let near = try XCTUnwrap(finding("only by case or Unicode form"))
         XCTAssertEqual(near.count, 2)
         XCTAssertTrue(near.examples.contains { $0.contains(#""purchase_done""#) && $0.contains(#""Purchase_Done""#) }, "\(near.examples)")

@@ -30,12 +30,15 @@ package final class Runner {
         var built: [BuiltStrategy] = []
         var rows: [TimedRow] = []
         for strategy in strategies {
+            progress.note("building \(strategy.name); its single-event and allocation passes")
             let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
             afterBuild[b.name] = b.gaugesAfterBuild
             built.append(b)
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
         }
+        progress.note("timing \(rows.count) row\(rows.count == 1 ? "" : "s") × \(configuration.repetitions) repetition\(configuration.repetitions == 1 ? "" : "s")")
         try time(rows)
+        progress.note("checking that every strategy matched alike")
         let measured = try rows.map { try $0.measured(configuration: configuration) }
         try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
         var results = ResultRows.assemble(measured)

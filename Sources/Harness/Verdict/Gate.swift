@@ -138,19 +138,7 @@ package enum Gate {
             let old = b.hasCurrentMatchDigest ? ("current", c) : ("baseline", b)
             throw Refusal(description: "the \(old.0) results (\(old.1.schema)) hold checksums of an earlier match digest, which no \(RunReport.schemaName) checksum can equal; record them again with this bench (bench gate --update, or bench run --json)")
         }
-        let bw = b.workload, cw = c.workload
-        if let difference = RunReport.ReplayedFiles.difference(bw.data, cw.data) {
-            throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log (or its --workload)")
-        }
-        guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
-            throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
-        }
-        if let bs = bw.specSha256, let cs = cw.specSha256, bs != cs {
-            throw Refusal(description: "the results replay different workloads: both are \(bw.name) seed \(bw.seed), but their specs differ (sha256 \(bs.prefix(12))… in the baseline, \(cs.prefix(12))… now); rerun with the baseline's spec")
-        }
-        if (bw.specSha256 == nil) != (cw.specSha256 == nil), bw.data == nil, cw.data == nil {
-            notes.append("the \(bw.specSha256 == nil ? "baseline" : "current") results predate workload spec digests: the workloads are compared by name, seed and counts only")
-        }
+        try checkSameWorkload(b.workload, c.workload, notes: &notes)
         let be = b.environment, ce = c.environment
         var fields: [(String, String, String)] = [
             ("build", b.build, c.build), ("swift", be.swift, ce.swift), ("jemalloc", be.jemalloc ?? "none", ce.jemalloc ?? "none"),
@@ -204,6 +192,23 @@ package enum Gate {
         }
         if !refused.isEmpty {
             throw Refusal(description: "refusing to compare \(refusal): \(refused.joined(separator: "; ")); \(fix), or pass --allow-difference \(refused.map { String($0.prefix { $0 != " " }) }.joined(separator: ","))")
+        }
+    }
+
+    /// Results of different workloads or data measure different things: refused. `bench gate` asks it
+    /// before measuring too, of the workload it is about to generate.
+    package static func checkSameWorkload(_ bw: RunReport.Workload, _ cw: RunReport.Workload, notes: inout [String]) throws {
+        if let difference = RunReport.ReplayedFiles.difference(bw.data, cw.data) {
+            throw Refusal(description: "the results replay different data: \(difference); rerun with the baseline's --corpus and --event-log (or its --workload)")
+        }
+        guard bw.name == cw.name, bw.seed == cw.seed, bw.events == cw.events, bw.triggers == cw.triggers else {
+            throw Refusal(description: "the results replay different workloads (baseline \(bw.name) seed \(bw.seed), \(bw.triggers) triggers, \(bw.events) events; current \(cw.name) seed \(cw.seed), \(cw.triggers) triggers, \(cw.events) events); rerun with the baseline's workload")
+        }
+        if let bs = bw.specSha256, let cs = cw.specSha256, bs != cs {
+            throw Refusal(description: "the results replay different workloads: both are \(bw.name) seed \(bw.seed), but their specs differ (sha256 \(bs.prefix(12))… in the baseline, \(cs.prefix(12))… now); rerun with the baseline's spec")
+        }
+        if (bw.specSha256 == nil) != (cw.specSha256 == nil), bw.data == nil, cw.data == nil {
+            notes.append("the \(bw.specSha256 == nil ? "baseline" : "current") results predate workload spec digests: the workloads are compared by name, seed and counts only")
         }
     }
 
@@ -285,7 +290,7 @@ package enum Gate {
             note += slower ? "; would fail when enforced" : ""
             verdict = .informational
         } else if verdict == .unchanged && abs(rel) > 0 {
-            note += significant ? "; below the minimum effect" : "; not significant"
+            if significant { note += "; below the minimum effect" }  // "not significant" is the verdict's own word
         }
         return Finding(row: row, metric: "ns/event (median)", baseline: fmt(bm), current: fmt(cm), change: pct(rel),
                        verdict: verdict, note: note)

@@ -67,6 +67,29 @@ struct GateCommand: ParsableCommand {
 
     func run() throws {
         progressOption.apply()
+        var outputsChecked = false
+        do {
+            try gate(outputsChecked: &outputsChecked)
+        } catch let verdictCode as ExitCode {
+            throw verdictCode  // a regression: the table was written
+        } catch {
+            // Whatever stopped the gate, a pull request's summary says why (once --markdown is known
+            // not to name one of the inputs).
+            if outputsChecked { verdict.writeRefusal(Self.reason(error), command: ["bench"] + CommandLine.arguments.dropFirst()) }
+            throw error
+        }
+    }
+
+    /// An error as the one line `bench` prints for it, without a usage hint.
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case let e as ValidationError: e.message
+        case let e as MatchedWrongly: "matched wrongly: \(e.description)"
+        default: "\(error)"
+        }
+    }
+
+    func gate(outputsChecked: inout Bool) throws {
         // The input first: an unknown preset is named as one, not as a missing baseline.
         let source = try input.source(defaultWorkload: preset ?? "tiny")
         let baselinePath = try resolveBaseline()
@@ -74,6 +97,7 @@ struct GateCommand: ParsableCommand {
             outputs: verdict.outputs + [("--json", json)] + (update ? [("--baseline", baselinePath)] : []),
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
                 + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) } + (update ? [] : [("--baseline", baselinePath)]))
+        outputsChecked = true
         // Read before the minutes of measuring: a missing or broken baseline fails now.
         let base: RunReport? = update ? nil : try loadBaseline(baselinePath)
         if update {
@@ -83,30 +107,9 @@ struct GateCommand: ParsableCommand {
         let baselineFile = update ? try AtomicFile(path: baselinePath) : nil
         let jsonFile = try json.map(AtomicFile.init(path:))
 
-        let configuration: RunConfiguration
-        do {
-            configuration = try runOptions().makeConfiguration(input: source)
-            if let base {
-                // Refused now, from the settings the run will record, not after minutes of measuring.
-                let unknown: Set<String> = configuration.plannedEvents == nil ? ["events", "reference_events"] : []
-                do {
-                    try Gate.checkPlannedSettings(baseline: base, planned: configuration.settings(events: configuration.plannedEvents ?? 0),
-                                                  unknown: unknown, options: verdict.gateOptions())
-                } catch let refusal as Gate.Refusal {
-                    throw InputError(file: "\(baselinePath) vs this run", path: "", reason: refusal.description)
-                }
-            }
-        } catch {
-            verdict.writeRefusal(UsageMessage.oneLine(Bench.message(for: error)), command: CommandLine.arguments)
-            throw error
-        }
-        let report: RunReport
-        do {
-            report = try RunCommand.measure(configuration, instructions: true)
-        } catch {
-            verdict.writeRefusal(UsageMessage.oneLine(Bench.message(for: error)), command: CommandLine.arguments)
-            throw error
-        }
+        let configuration = try runOptions().makeConfiguration(input: source)
+        if let base { try refuseEarly(base, baselinePath, configuration) }
+        let report = try RunCommand.measure(configuration, instructions: true)
         try TextOutput.printLine(report.table())
         let encoded = try report.json()
         try jsonFile?.commit(with: encoded)
@@ -119,6 +122,22 @@ struct GateCommand: ParsableCommand {
         // Judged as `bench check` judges a results file: through the same encoding.
         let current = try RunReport.decode(Array(encoded), file: "this run")
         try verdict.judge(baseline: base!, current: current, names: (baselinePath, "this run"))
+    }
+
+    /// What can be told before measuring is refused now, not after minutes: a generated workload
+    /// other than the baseline's, and settings the run will record that differ from the baseline's.
+    func refuseEarly(_ base: RunReport, _ baselinePath: String, _ configuration: RunConfiguration) throws {
+        do {
+            var notes: [String] = []
+            if case .generated(let spec) = configuration.input {
+                try Gate.checkSameWorkload(base.workload, RunReport.Workload(spec, events: spec.events), notes: &notes)
+            }
+            let unknown: Set<String> = configuration.plannedEvents == nil ? ["events", "reference_events"] : []
+            try Gate.checkPlannedSettings(baseline: base, planned: configuration.settings(events: configuration.plannedEvents ?? 0),
+                                          unknown: unknown, options: verdict.gateOptions())
+        } catch let refusal as Gate.Refusal {
+            throw InputError(file: "\(baselinePath) vs this run", path: "", reason: refusal.description)
+        }
     }
 
     /// `--baseline`, else a preset's stored baseline (here, then in the checkout); for `--update`

@@ -19,7 +19,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "The trigger corpus (trigger-corpus/1 JSON).")
     var corpus: String
 
-    @Option(help: "The event stream, one JSON object per line; \"-\" reads standard input.")
+    @Option(name: [.customLong("events"), .customLong("event-log")],
+            help: "The event stream, one JSON object per line; \"-\" reads standard input (--event-log is the same, as run and lint call it).")
     var events: String
 
     @OptionGroup var replay: ReplayOptions

@@ -24,13 +24,14 @@ struct RunOutputs: ParsableArguments {
         /// The paths given, in the order above (nil where none).
         let paths: [String?]
 
-        /// Writes each file and says so, one line per file, after the table.
+        /// Writes each file and says so, one line per file.
         func commit(_ report: RunReport) throws {
             try json?.commit(with: report.json())
             try markdown?.commit(with: Data(report.markdown().utf8))
             try svg?.commit(with: Data(report.svg().utf8))
             try csv?.commit(with: Data(report.csv().utf8))
-            for path in paths.compactMap({ $0 }) { try TextOutput.printLine("wrote \(path)") }
+            // On standard error, as `bench generate` says it: standard output is the table.
+            for path in paths.compactMap({ $0 }) { TextOutput.standardError("bench: wrote \(path)") }
         }
     }
 
