@@ -39,6 +39,25 @@ final class DataLintTests: XCTestCase {
         XCTAssertEqual(finding("no event of the log holds")?.examples, [#""ghost.level" (1 filter)"#])
     }
 
+    func testWindowsDatesBooleansAndKeyCaseAreFound() throws {
+        let corpus = #"""
+            {"format":"trigger-corpus/1","triggers":[
+             {"id":"w","start_time":1767225600000,"conditions":[{"type":"custom_event","event_name":"e","filters":[
+               [{"property":"opted_in","type":"boolean","op":"eq","value":true}],
+               [{"property":"signup","type":"date","op":"before","value":1767225600}],
+               [{"property":"coupon_code","type":"string","op":"exists"}]]}]}
+            ]}
+            """#
+        let lint = DataLint(try CorpusDecoder.decode(bytes: Array(corpus.utf8)))
+        let line = #"{"time":1767225603,"type":"custom_event","name":"e","properties":{"opted_in":"true","signup":{"$date":1767225600000},"Coupon_Code":"X"}}"#
+        lint.observe(try EventDecoder.decode(try EventDecoder.parseLine(Array(line.utf8))), line: 1)
+        func finding(_ words: String) -> DataLint.Finding? { lint.findings.first { $0.what.contains(words) } }
+        XCTAssertEqual(finding("trigger windows")?.examples, ["trigger w: start_time 1767225600000"])
+        XCTAssertEqual(finding("booleans sent as strings")?.examples, [#"line 1: "opted_in": "true""#])
+        XCTAssertEqual(finding("date properties")?.count, 1)
+        XCTAssertEqual(finding("no event of the log holds")?.examples, [#""coupon_code" (1 filter; events hold "Coupon_Code")"#])
+    }
+
     func testACleanLogHasNoFindings() throws {
         XCTAssertTrue(try lint([
             #"{"time":1767225603,"type":"custom_event","name":"Purchase_Done","properties":{"amount":6,"plan":"pro"}}"#,

@@ -17,6 +17,11 @@ package final class DataLint {
     /// filters compare as numbers and as strings (`exists` compares nothing).
     let numberProperties: [EventKey: Set<String>]
     let stringProperties: [EventKey: Set<String>]
+    let booleanProperties: [EventKey: Set<String>]
+    /// Filtered properties, folded, to the spelling the filters use.
+    let filteredFolded: [String: String]
+    /// Trigger windows (`start_time`, `end_time`) that look like milliseconds.
+    let windowMilliseconds: Tally
     /// Every property a filter reads, with how many filters read it.
     let filteredProperties: [String: Int]
     /// Trigger names and ids, folded (case and Unicode compatibility form), to the spelling used.
@@ -28,9 +33,16 @@ package final class DataLint {
     var microseconds = Tally()
     var numbersAsStrings = Tally()
     var stringsAsNumbers = Tally()
+    var booleansAsStrings = Tally()
+    var dateMilliseconds = Tally()
     var seenProperties = Set<String>()
+    /// Event property keys looked at once for a near-miss with a filtered property, and the near misses.
+    var checkedKeys = Set<String>()
+    var nearKeys: [String: String] = [:]
     /// Names and ids no trigger uses but one does under folding: the spelling seen, its count, the used one.
     var nearNames: [String: (count: Int, line: Int, used: String)] = [:]
+
+    enum Flag { case number, string, boolean, date }
 
     enum EventKey: Hashable {
         case custom(String)
@@ -52,7 +64,8 @@ package final class DataLint {
     static let microsecondsFrom = 1e14
 
     package init(_ set: TriggerSet) {
-        var numbers: [EventKey: Set<String>] = [:], strings: [EventKey: Set<String>] = [:], filtered: [String: Int] = [:]
+        var numbers: [EventKey: Set<String>] = [:], strings: [EventKey: Set<String>] = [:], booleans: [EventKey: Set<String>] = [:]
+        var filtered: [String: Int] = [:], windows = Tally()
         var used: [String: String] = [:], spellings = Set<String>()
         func use(_ name: String?) {
             guard let name else { return }
@@ -60,6 +73,9 @@ package final class DataLint {
             used[Self.fold(name)] = name
         }
         for trigger in set.triggers {
+            for (what, t) in [("start_time", trigger.startTime), ("end_time", trigger.endTime)] {
+                if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(trigger.id)): \(what) \(String(format: "%.0f", t))") }
+            }
             for condition in trigger.conditions {
                 let key: EventKey?
                 switch condition {
@@ -74,6 +90,7 @@ package final class DataLint {
                     switch filter.type {
                     case .number: numbers[key, default: []].insert(filter.property)
                     case .string: strings[key, default: []].insert(filter.property)
+                    case .boolean: booleans[key, default: []].insert(filter.property)
                     default: break
                     }
                 }
@@ -81,6 +98,9 @@ package final class DataLint {
         }
         numberProperties = numbers
         stringProperties = strings
+        booleanProperties = booleans
+        windowMilliseconds = windows
+        filteredFolded = Dictionary(filtered.keys.map { (Self.fold($0), $0) }, uniquingKeysWith: { a, b in min(a, b) })
         filteredProperties = filtered
         usedNames = used
         usedSpellings = spellings
@@ -111,23 +131,39 @@ package final class DataLint {
         case .purchase(let product): keys = [.purchase(product), .purchase(nil)]
         default: keys = []
         }
-        var flagged: [(key: String, number: Bool, example: String)] = []
-        for (key, value) in event.properties where filteredProperties[key] != nil {
+        var flagged: [(key: String, kind: Flag, example: String)] = []
+        for (key, value) in event.properties {
+            guard filteredProperties[key] != nil else {
+                // A key spelled unlike every filter's, looked at once: is it one of them in another case?
+                if checkedKeys.count < 10_000, checkedKeys.insert(key).inserted, let near = filteredFolded[Self.fold(key)] {
+                    nearKeys[near] = nearKeys[near] ?? key
+                }
+                continue
+            }
             seenProperties.insert(key)
             switch value {
+            case .date(let d) where abs(d) >= Self.millisecondsFrom:
+                flagged.append((key, .date, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
+            case .string(let s) where (s == "true" || s == "false") && keys.contains(where: { booleanProperties[$0]?.contains(key) == true }):
+                flagged.append((key, .boolean, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
             case .string(let s) where Double(s.trimmingCharacters(in: .whitespaces)) != nil
                 && keys.contains(where: { numberProperties[$0]?.contains(key) == true }):
-                flagged.append((key, true, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
+                flagged.append((key, .number, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
             case .int, .double:
                 if keys.contains(where: { stringProperties[$0]?.contains(key) == true }) {
-                    flagged.append((key, false, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
+                    flagged.append((key, .string, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
                 }
             default: break
             }
         }
         // In key order: a dictionary's order changes between runs, and the examples must not.
         for f in flagged.sorted(by: { $0.key < $1.key }) {
-            if f.number { numbersAsStrings.add(f.example) } else { stringsAsNumbers.add(f.example) }
+            switch f.kind {
+            case .number: numbersAsStrings.add(f.example)
+            case .string: stringsAsNumbers.add(f.example)
+            case .boolean: booleansAsStrings.add(f.example)
+            case .date: dateMilliseconds.add(f.example)
+            }
         }
     }
 
@@ -152,6 +188,14 @@ package final class DataLint {
             out.append(Finding(what: "event times that look like milliseconds (past the year 5138 read as seconds)", count: milliseconds.count,
                                examples: milliseconds.examples, fix: "write times in seconds since 1970 (divide by 1,000)"))
         }
+        if dateMilliseconds.count > 0 {
+            out.append(Finding(what: "date properties that look like milliseconds (past the year 5138 read as seconds)", count: dateMilliseconds.count,
+                               examples: dateMilliseconds.examples, fix: "write dates in seconds since 1970, or as ISO-8601 text"))
+        }
+        if windowMilliseconds.count > 0 {
+            out.append(Finding(what: "trigger windows that look like milliseconds (past the year 5138 read as seconds)", count: windowMilliseconds.count,
+                               examples: windowMilliseconds.examples, fix: "write start_time and end_time in seconds since 1970"))
+        }
         if numbersAsStrings.count > 0 {
             out.append(Finding(what: "numbers sent as strings to properties that number filters of the same event compare (a string is no number: such a filter sees the property as missing)",
                                count: numbersAsStrings.count, examples: numbersAsStrings.examples, fix: "send the number unquoted"))
@@ -159,6 +203,10 @@ package final class DataLint {
         if stringsAsNumbers.count > 0 {
             out.append(Finding(what: "numbers sent to properties that string filters of the same event compare (a number is no string: such a filter sees the property as missing)",
                                count: stringsAsNumbers.count, examples: stringsAsNumbers.examples, fix: "send the value as a string, or filter it as a number"))
+        }
+        if booleansAsStrings.count > 0 {
+            out.append(Finding(what: "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: such a filter sees the property as missing)",
+                               count: booleansAsStrings.count, examples: booleansAsStrings.examples, fix: "send true or false unquoted"))
         }
         let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
         if !near.isEmpty {
@@ -170,7 +218,10 @@ package final class DataLint {
         let unseen = filteredProperties.filter { !seenProperties.contains($0.key) }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         if events > 0, !unseen.isEmpty {
             out.append(Finding(what: Self.unseenWhat, count: unseen.count,
-                               examples: unseen.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value) filter\($0.value == 1 ? "" : "s"))" },
+                               examples: unseen.prefix(3).map { p in
+                                   let near = nearKeys[p.key].map { "; events hold \"\(PrintableText.cut($0))\"" } ?? ""
+                                   return "\"\(PrintableText.cut(p.key))\" (\(p.value) filter\(p.value == 1 ? "" : "s")\(near))"
+                               },
                                fix: "check the names against your events' properties (nested objects read as dot paths: a.b)"))
         }
         return out
