@@ -180,34 +180,21 @@ package final class DataLint {
     /// What was found, worst first; empty when nothing looks wrong.
     package var findings: [Finding] {
         var out: [Finding] = []
-        if microseconds.count > 0 {
-            out.append(Finding(what: "event times that look like microseconds (past the year 5138 read as seconds)", count: microseconds.count,
-                               examples: microseconds.examples, fix: "write times in seconds since 1970 (divide by 1,000,000)"))
+        func add(_ tally: Tally, _ what: String, fix: String) {
+            if tally.count > 0 { out.append(Finding(what: what, count: tally.count, examples: tally.examples, fix: fix)) }
         }
-        if milliseconds.count > 0 {
-            out.append(Finding(what: "event times that look like milliseconds (past the year 5138 read as seconds)", count: milliseconds.count,
-                               examples: milliseconds.examples, fix: "write times in seconds since 1970 (divide by 1,000)"))
-        }
-        if dateMilliseconds.count > 0 {
-            out.append(Finding(what: "date properties that look like milliseconds (past the year 5138 read as seconds)", count: dateMilliseconds.count,
-                               examples: dateMilliseconds.examples, fix: "write dates in seconds since 1970, or as ISO-8601 text"))
-        }
-        if windowMilliseconds.count > 0 {
-            out.append(Finding(what: "trigger windows that look like milliseconds (past the year 5138 read as seconds)", count: windowMilliseconds.count,
-                               examples: windowMilliseconds.examples, fix: "write start_time and end_time in seconds since 1970"))
-        }
-        if numbersAsStrings.count > 0 {
-            out.append(Finding(what: "numbers sent as strings to properties that number filters of the same event compare (a string is no number: such a filter sees the property as missing)",
-                               count: numbersAsStrings.count, examples: numbersAsStrings.examples, fix: "send the number unquoted"))
-        }
-        if stringsAsNumbers.count > 0 {
-            out.append(Finding(what: "numbers sent to properties that string filters of the same event compare (a number is no string: such a filter sees the property as missing)",
-                               count: stringsAsNumbers.count, examples: stringsAsNumbers.examples, fix: "send the value as a string, or filter it as a number"))
-        }
-        if booleansAsStrings.count > 0 {
-            out.append(Finding(what: "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: such a filter sees the property as missing)",
-                               count: booleansAsStrings.count, examples: booleansAsStrings.examples, fix: "send true or false unquoted"))
-        }
+        let late = "(past the year 5138 read as seconds)"
+        add(microseconds, "event times that look like microseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000,000)")
+        add(milliseconds, "event times that look like milliseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000)")
+        add(dateMilliseconds, "date properties that look like milliseconds \(late)", fix: "write dates in seconds since 1970, or as ISO-8601 text")
+        add(windowMilliseconds, "trigger windows that look like milliseconds \(late)", fix: "write start_time and end_time in seconds since 1970")
+        let missing = "such a filter sees the property as missing"
+        add(numbersAsStrings, "numbers sent as strings to properties that number filters of the same event compare (a string is no number: \(missing))",
+            fix: "send the number unquoted")
+        add(stringsAsNumbers, "numbers sent to properties that string filters of the same event compare (a number is no string: \(missing))",
+            fix: "send the value as a string, or filter it as a number")
+        add(booleansAsStrings, "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: \(missing))",
+            fix: "send true or false unquoted")
         let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
         if !near.isEmpty {
             out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form",
