@@ -8,6 +8,8 @@ package final class DataLint {
     /// One kind of trouble: how often, a few examples, and what to do.
     package struct Finding: Sendable {
         package let what: String
+        /// What kind it is, for the one-line warning's rules (`summary`).
+        package let kind: Kind
         package let count: Int
         package let examples: [String]
         package let fix: String
@@ -41,6 +43,8 @@ package final class DataLint {
     var nearKeys: [String: String] = [:]
     /// Names and ids no trigger uses but one does under folding: the spelling seen, its count, the used one.
     var nearNames: [String: (count: Int, line: Int, used: String)] = [:]
+
+    package enum Kind: Sendable { case time, valueType, nearName, unseenProperty }
 
     enum Flag { case number, string, boolean, date }
 
@@ -180,31 +184,31 @@ package final class DataLint {
     /// What was found, worst first; empty when nothing looks wrong.
     package var findings: [Finding] {
         var out: [Finding] = []
-        func add(_ tally: Tally, _ what: String, fix: String) {
-            if tally.count > 0 { out.append(Finding(what: what, count: tally.count, examples: tally.examples, fix: fix)) }
+        func add(_ tally: Tally, _ kind: Kind, _ what: String, fix: String) {
+            if tally.count > 0 { out.append(Finding(what: what, kind: kind, count: tally.count, examples: tally.examples, fix: fix)) }
         }
         let late = "(past the year 5138 read as seconds)"
-        add(microseconds, "event times that look like microseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000,000)")
-        add(milliseconds, "event times that look like milliseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000)")
-        add(dateMilliseconds, "date properties that look like milliseconds \(late)", fix: "write dates in seconds since 1970, or as ISO-8601 text")
-        add(windowMilliseconds, "trigger windows that look like milliseconds \(late)", fix: "write start_time and end_time in seconds since 1970")
+        add(microseconds, .time, "event times that look like microseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000,000)")
+        add(milliseconds, .time, "event times that look like milliseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000)")
+        add(dateMilliseconds, .time, "date properties that look like milliseconds \(late)", fix: "write dates in seconds since 1970, or as ISO-8601 text")
+        add(windowMilliseconds, .time, "trigger windows that look like milliseconds \(late)", fix: "write start_time and end_time in seconds since 1970")
         let missing = "such a filter sees the property as missing"
-        add(numbersAsStrings, "numbers sent as strings to properties that number filters of the same event compare (a string is no number: \(missing))",
+        add(numbersAsStrings, .valueType, "numbers sent as strings to properties that number filters of the same event compare (a string is no number: \(missing))",
             fix: "send the number unquoted")
-        add(stringsAsNumbers, "numbers sent to properties that string filters of the same event compare (a number is no string: \(missing))",
+        add(stringsAsNumbers, .valueType, "numbers sent to properties that string filters of the same event compare (a number is no string: \(missing))",
             fix: "send the value as a string, or filter it as a number")
-        add(booleansAsStrings, "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: \(missing))",
+        add(booleansAsStrings, .valueType, "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: \(missing))",
             fix: "send true or false unquoted")
         let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
         if !near.isEmpty {
-            out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form",
+            out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form", kind: .nearName,
                                count: near.reduce(0) { $0 + $1.value.count },
                                examples: near.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value.count) event\($0.value.count == 1 ? "" : "s"), first line \($0.value.line)) vs the trigger's \"\(PrintableText.cut($0.value.used))\"" },
                                fix: "spell them as the triggers do (names match exactly, after canonical Unicode normalization)"))
         }
         let unseen = filteredProperties.filter { !seenProperties.contains($0.key) }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
         if events > 0, !unseen.isEmpty {
-            out.append(Finding(what: Self.unseenWhat, count: unseen.count,
+            out.append(Finding(what: "properties filters read that no event of the log holds", kind: .unseenProperty, count: unseen.count,
                                examples: unseen.prefix(3).map { p in
                                    let near = nearKeys[p.key].map { "; events hold \"\(PrintableText.cut($0))\"" } ?? ""
                                    return "\"\(PrintableText.cut(p.key))\" (\(p.value) filter\(p.value == 1 ? "" : "s")\(near))"
@@ -214,8 +218,6 @@ package final class DataLint {
         return out
     }
 
-    static let unseenWhat = "properties filters read that no event of the log holds"
-
     /// The findings in one line, for `bench run` and `bench fit` to say once; nil when there are none.
     /// Properties no event held are left out below 1,000 events (a short script holds few properties
     /// by design), and values of the other type below 1 % of the events.
@@ -223,9 +225,11 @@ package final class DataLint {
         // A value of the other type now and then (the generated workloads send some on purpose, to
         // exercise the rule) is left to `bench lint`; a habit (1 % of the events or more) is said.
         let found = findings.filter { f in
-            if f.what.hasPrefix(Self.unseenWhat) { return events >= 1_000 }
-            if f.what.contains("filters of the same event compare") { return f.count * 100 >= events }
-            return true
+            switch f.kind {
+            case .unseenProperty: events >= 1_000
+            case .valueType: f.count * 100 >= events
+            case .time, .nearName: true
+            }
         }
         guard !found.isEmpty else { return nil }
         let list = found.map { "\($0.count) \($0.what.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))" }.joined(separator: "; ")

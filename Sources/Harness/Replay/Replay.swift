@@ -18,13 +18,14 @@ package final class ReplaySession: DeliveryDelegate {
     package private(set) var lastError: InputError?
     package private(set) var lastOutcome: DeliveryOutcome?
     package private(set) var lastDisplays: [DisplayRecord] = []
-    /// What looks wrong in the stream, said once at its end by `bench replay`.
-    package let lint: DataLint
+    /// What looks wrong in the stream, said once at its end by `bench replay` (nil for explain and
+    /// the generated cases, which say nothing of it).
+    let lint: DataLint?
 
     package init(triggerSet: TriggerSet, displaySeconds: Double = 10,
-                makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }) {
+                makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }, lint: DataLint? = nil) {
         self.triggerSet = triggerSet
-        lint = DataLint(triggerSet)
+        self.lint = lint
         engine = DeliveryEngine(
             triggerSet: triggerSet, startTime: -.infinity,
             configuration: .init(displaySeconds: displaySeconds), makeMatcher: makeMatcher)
@@ -60,7 +61,7 @@ package final class ReplaySession: DeliveryDelegate {
             } else {
                 let (event, warning) = try EventDecoder.decodeReportingWarning(json, categories: triggerSet.actionCategories)
                 lastTime = event.time
-                lint.observe(event, line: index + 1)
+                lint?.observe(event, line: index + 1)
                 let outcome = engine.handle(event)!
                 lastOutcome = outcome
                 out += ",\"outcome\":\"\(outcome.kind.rawValue)\""
@@ -119,11 +120,11 @@ package final class ReplaySession: DeliveryDelegate {
         try LoadedCorpus.checkRoom(corpusPath)
         let set = try CorpusDecoder.load(path: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
-        let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)
+        let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
         while let line = try reader.next() {
             try write(session.process(line))
         }
-        if let summary = session.lint.summary(corpusPath: corpusPath, eventLogPath: eventsPath) { warn(summary) }
+        if let summary = session.lint?.summary(corpusPath: corpusPath, eventLogPath: eventsPath) { warn(summary) }
         return session.invalidLines
     }
 }

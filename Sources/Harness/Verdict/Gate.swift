@@ -45,17 +45,12 @@ package enum Gate {
         package var verdict: Verdict
         package var note: String
 
-        /// The verdict as a reader should take it: a wall-clock change the test did not show is "not
-        /// significant" (not "unchanged", which it did not show either), an instruction count that moved
-        /// within its tolerance "within tolerance".
-        package var shownVerdict: String {
-            switch verdict {
-            case .unchanged where metric.hasPrefix("ns/event"):
-                note.contains("below the minimum effect") ? "below the minimum effect" : "not significant"
-            case .unchanged where metric == "instructions/event" && note == "within tolerance": "within tolerance"
-            default: verdict.rawValue
-            }
-        }
+        /// The verdict in the reader's words where "unchanged" would claim more than was shown: a
+        /// wall-clock change the test did not show is "not significant", one below the minimum effect
+        /// says so, an instruction count within its tolerance "within tolerance" (set by the tier).
+        package var shown: String? = nil
+
+        package var shownVerdict: String { verdict == .unchanged ? shown ?? verdict.rawValue : verdict.rawValue }
     }
 
     /// Everything `bench check` prints.
@@ -257,7 +252,8 @@ package enum Gate {
                 let verdict: Verdict = rel > options.instructionTolerance ? .regressed : (rel < -options.instructionTolerance ? .improved : .unchanged)
                 out.append(Finding(row: row, metric: "instructions/event", baseline: fmt(bi), current: fmt(ci), change: pct(rel),
                                    verdict: rel == 0 ? .unchanged : verdict,
-                                   note: verdict == .regressed ? "more than \(Report.percent(options.instructionTolerance)) more instructions" : "within tolerance"))
+                                   note: verdict == .regressed ? "more than \(Report.percent(options.instructionTolerance)) more instructions" : "within tolerance",
+                                   shown: "within tolerance"))
             } else {
                 out.append(Finding(row: row, metric: "instructions/event", baseline: fmt(bi), current: "not measured", change: "",
                                    verdict: .regressed, note: "the baseline has instruction counts: run the current with --instructions"))
@@ -293,7 +289,7 @@ package enum Gate {
             if significant { note += "; below the minimum effect" }  // "not significant" is the verdict's own word
         }
         return Finding(row: row, metric: "ns/event (median)", baseline: fmt(bm), current: fmt(cm), change: pct(rel),
-                       verdict: verdict, note: note)
+                       verdict: verdict, note: note, shown: significant && rel != 0 ? "below the minimum effect" : "not significant")
     }
 
     static func fmt(_ v: Double) -> String {

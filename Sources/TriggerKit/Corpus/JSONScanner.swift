@@ -138,8 +138,7 @@ struct JSONScanner {
             var k = open + 1
             while k < key {
                 if withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
-                let v = k + 1
-                k = entries[v].kind == .array || entries[v].kind == .object ? entries[v].high : v + 1
+                k = entries[k + 1].end(at: k + 1)
             }
             return false
         }
@@ -147,8 +146,7 @@ struct JSONScanner {
             var k = open + 1
             while k < key {
                 seen.insert(text(k))
-                let v = k + 1
-                k = entries[v].kind == .array || entries[v].kind == .object ? entries[v].high : v + 1
+                k = entries[k + 1].end(at: k + 1)
             }
         }
         return !seen.insert(text(key)).inserted

@@ -20,6 +20,10 @@ package final class JSONTape {
         var payload: UInt64
 
         var high: Int { Int(payload >> 32) }
+
+        /// The index past this entry, at `i`, and everything it contains (a deferred array's contents
+        /// are not entries).
+        func end(at i: Int) -> Int { kind == .array || kind == .object ? high : i + 1 }
         var low: Int { Int(payload & 0xFFFF_FFFF) }
     }
 
@@ -108,8 +112,7 @@ package final class JSONTape {
 
     /// The index just past entry `i` and everything it contains.
     func end(_ i: Int) -> Int {
-        let e = entries[i]
-        return e.kind == .array || e.kind == .object ? e.high : i + 1  // a deferred array's contents are not entries
+        entries[i].end(at: i)
     }
 
     func count(_ i: Int) -> Int { entries[i].low }
