@@ -7,11 +7,11 @@ import XCTest
 /// `bench check` compares like with like.
 final class GateComparabilityTests: XCTestCase {
     func report(_ results: [StrategyResult], kernel: String = "k", cpu: String = "c", referenceEvents: Int = 5000, schema1: Bool = false,
-                plugin: String? = nil) -> RunReport {
+                plugin: String? = nil, passSeconds: Double? = nil) -> RunReport {
         let settings = RunMetadata.Settings(
             strategies: ["compiled"], threads: [1], publications: ["none"], publishEveryMs: nil, prebuiltSets: false, events: 100,
             referenceEvents: referenceEvents, batchSize: 1024, warmupEvents: 100_000, allocationEvents: 50_000, latencyEvents: 100_000,
-            repetitions: 5, plugins: plugin.map { [.init(name: "mine", version: "1", path: "/a/b/mine.so", sha256: $0)] })
+            repetitions: 5, warmupSeconds: passSeconds.map { _ in 0.02 }, passSeconds: passSeconds, coldEvents: passSeconds.map { _ in 100 }, plugins: plugin.map { [.init(name: "mine", version: "1", path: "/a/b/mine.so", sha256: $0)] })
         let run = RunMetadata(timestamp: "2026-11-23T00:00:00Z", commit: nil, dirty: nil, label: nil, host: "h", command: ["bench"],
                               settings: settings, noise: .init())
         var report = RunReport(build: "release", environment: Environment(cpu: cpu, cores: 2, kernel: kernel, swift: "6.3.1", jemalloc: "5.3.0", mallocConf: nil),
@@ -44,6 +44,17 @@ final class GateComparabilityTests: XCTestCase {
         let text = try XCTUnwrap(refusal(old, report([strategyResult()])))
         XCTAssertEqual(text, "the baseline results (trigger-bench-results/2) hold checksums of an earlier match digest, which no trigger-bench-results/3 checksum can equal; record them again with this bench (bench gate --update, or bench run --json)")
         XCTAssertTrue(try XCTUnwrap(refusal(report([strategyResult()]), old)).hasPrefix("the current results (trigger-bench-results/2)"))
+    }
+
+    /// A baseline from before warm, time-targeted passes timed its rows otherwise: refused with the fix,
+    /// before the field-by-field list (which would only say "none" against a number).
+    func testABaselineTimedBeforeWarmPassesIsRefusedWithTheFix() throws {
+        let text = try XCTUnwrap(refusal(report([strategyResult()]), report([strategyResult()], passSeconds: 0.1)))
+        XCTAssertTrue(text.hasPrefix("refusing to compare: the baseline was timed before warm, time-targeted passes"), text)
+        XCTAssertTrue(text.contains("bench gate … --update"), text)
+        XCTAssertNoThrow(try Gate.compare(baseline: report([strategyResult()], passSeconds: 0.1), current: report([strategyResult()], passSeconds: 0.1), options: .init()))
+        let longer = try XCTUnwrap(refusal(report([strategyResult()], passSeconds: 0.1), report([strategyResult()], passSeconds: 1)))
+        XCTAssertTrue(longer.contains("pass_seconds (baseline 0.1, current 1.0)"), longer)
     }
 
     func testDifferentReferenceEventsAreRefusedNamingTheField() throws {

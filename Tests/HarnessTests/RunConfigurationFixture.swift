@@ -4,7 +4,8 @@ import Workload
 
 extension RunConfiguration {
     /// A run small enough for a unit test: `events` events each for warm-up, the allocation pass and
-    /// `reference` (unless given apart), no single-event latency pass, one repetition unless told.
+    /// `reference` (unless given apart), no single-event latency or cold pass, one repetition unless
+    /// told, and passes of one replay with no warm-up before each (TimedPassTests times those).
     static func small(_ spec: WorkloadSpec, strategies: [String] = StrategyRegistry.names, events: Int,
                       referenceEvents: Int? = nil, repetitions: Int = 1) -> RunConfiguration {
         small(.generated(spec), strategies: strategies, events: events, referenceEvents: referenceEvents, repetitions: repetitions)
@@ -19,6 +20,9 @@ extension RunConfiguration {
         c.allocationEvents = events
         c.referenceEvents = referenceEvents ?? events
         c.latencyEvents = 0
+        c.coldEvents = 0
+        c.passSeconds = 0
+        c.warmupSeconds = 0
         return c
     }
 }

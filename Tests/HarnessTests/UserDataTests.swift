@@ -43,6 +43,21 @@ final class UserDataTests: XCTestCase {
         .small(files.map(InputSource.files) ?? .generated(spec), events: 500)
     }
 
+    /// `--events N` past the log's end is refused with the fix, never replayed short in silence; a debug
+    /// build's own limit is not the user's request and replays a shorter log whole.
+    func testEventsPastTheLogAreRefusedNotReplayedShort() throws {
+        var files = try writeFiles(Self.spec())
+        files.lineLimit = 5000
+        files.limitAsked = true
+        XCTAssertThrowsError(try Runner(configuration(Self.spec(), files: files)).run()) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("events.jsonl") && text.contains("--events 5000 asks for more lines than the log holds (4000)"), text)
+            XCTAssertTrue(text.contains("drop --events"), text)
+        }
+        files.limitAsked = false
+        XCTAssertEqual(try Runner(configuration(Self.spec(), files: files)).run().workload.events, 4000)
+    }
+
     func testTheWrittenFilesReplayToTheGeneratedRunsChecksums() throws {
         let spec = Self.spec()
         let generated = try Runner(configuration(spec, files: nil)).run()

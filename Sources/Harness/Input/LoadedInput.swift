@@ -47,6 +47,10 @@ package struct LoadedInput {
             progress.update("reading events", lines, files.lineLimit ?? 0)
         }
         progress.note("")
+        if files.limitAsked, let limit = files.lineLimit, log.lines < limit {
+            throw InputError(file: files.eventLogPath, path: "line \(log.lines)",
+                             reason: "--events \(limit) asks for more lines than the log holds (\(log.lines)); drop --events to replay them all (a timed pass replays them as often as --pass-seconds needs), or pass --events \(log.lines) or fewer")
+        }
         if log.invalidLines > 0 {
             progress.warn("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
         }

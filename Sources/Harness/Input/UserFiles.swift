@@ -9,6 +9,9 @@ package struct UserFiles: Sendable, Equatable {
     package var strict = false
     /// Read only the first N lines of the event log (`--events`).
     package var lineLimit: Int?
+    /// The user asked for `lineLimit` lines (`--events N`), so a log with fewer is refused rather than
+    /// replayed short (a debug build's own limit is not a request).
+    package var limitAsked = false
 
     package init(corpusPath: String, eventLogPath: String, strict: Bool = false, lineLimit: Int? = nil) {
         self.corpusPath = corpusPath

@@ -7,14 +7,19 @@ package struct CycleClock: Sendable {
     package let nanosecondsPerTick: Double
     /// The least a begin/end pair reads with nothing between them.
     package let overheadTicks: UInt64
-    /// The step the counter advances by: every reading differs from another by a multiple of it
-    /// (a virtualised counter may step by many ticks at once).
-    package let resolutionTicks: UInt64
+    /// The step the counter advances by: every reading differs from another by about a multiple of it
+    /// (a virtualised counter may step by many ticks at once, and not by a whole number of them).
+    package let resolutionTicks: Double
     package let source: String
 
-    package var resolutionNanoseconds: Double { Double(resolutionTicks) * nanosecondsPerTick }
+    package var resolutionNanoseconds: Double { resolutionTicks * nanosecondsPerTick }
 
     package var overheadNanoseconds: Double { Double(overheadTicks) * nanosecondsPerTick }
+
+    /// One reading pair's ticks less the overhead. A sample below the overhead is the timer's own
+    /// jitter: the least recordable. A reading that went backwards (a migration between cores with
+    /// unsynchronised counters) stays huge, beyond a histogram's range, and is not recorded.
+    @inline(__always) func sample(_ ticks: UInt64) -> UInt64 { ticks > overheadTicks ? ticks - overheadTicks : 1 }
 
     @inline(__always) static func begin() -> UInt64 { trigger_bench_ticks_begin() }
     @inline(__always) static func end() -> UInt64 { trigger_bench_ticks_end() }
@@ -23,17 +28,17 @@ package struct CycleClock: Sendable {
     /// 20,000 empty readings as the overhead.
     package static func calibrate() -> CycleClock {
         var best = Double.infinity
-        // The counter's step: the gcd of the tick differences between readings taken at irregular
-        // moments (each after a monotonic-clock call, sometimes an interrupt). A fine counter's
-        // differences soon share no factor but 1; a virtualised one's stay multiples of its step.
-        var step: UInt64 = 0
+        // Tick differences between readings taken at irregular moments (each after a monotonic-clock
+        // call, sometimes an interrupt): every one is a multiple of the counter's step.
+        var differences: [UInt64] = []
+        differences.reserveCapacity(1 << 16)
         for _ in 0..<3 {
             let n0 = Clock.now(), t0 = begin()
             var last = t0
             while Clock.now() &- n0 < 10_000_000 {
                 let t = end()
                 if t > last {
-                    step = gcd(step, t - last)
+                    if differences.count < 1 << 16 { differences.append(t - last) }
                     last = t
                 }
             }
@@ -43,6 +48,7 @@ package struct CycleClock: Sendable {
             // the two readings of each pair.
             best = min(best, Double(n1 &- n0) / Double(t1 &- t0))
         }
+        var step = Self.step(of: differences)
         if !best.isFinite { best = 1 }
         var overhead = UInt64.max
         for _ in 0..<20_000 {
@@ -55,15 +61,38 @@ package struct CycleClock: Sendable {
             let t0 = begin()
             var t1 = end()
             while t1 == t0 { t1 = end() }
-            step = t1 &- t0
+            step = Double(t1 &- t0)
         }
         return CycleClock(nanosecondsPerTick: best, overheadTicks: overhead == .max ? 0 : overhead, resolutionTicks: max(step, 1),
                           source: String(cString: trigger_bench_ticks_source()))
     }
 
-    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        var (a, b) = (a, b)
-        while b != 0 { (a, b) = (b, a % b) }
-        return a
+    /// The counter's step, in ticks: the gap between the clusters the differences fall in. Differences
+    /// seen in at least 0.5 % of readings are the common ones; runs of them one tick apart form a
+    /// cluster (a counter that steps by 24.5 ticks shows 49, then 73 and 74, then 98); the step is the
+    /// median gap between neighbouring clusters' weighted centres. A fine counter's differences form
+    /// one unbroken run: no gap, a step of one tick. (A gcd of the differences finds no common factor in
+    /// a step that is not a whole number of ticks, and falls to 1 or 2 when a few land off the grid.)
+    package static func step(of differences: [UInt64]) -> Double {
+        guard !differences.isEmpty else { return 0 }
+        var counts: [UInt64: Int] = [:]
+        for d in differences { counts[d, default: 0] += 1 }
+        let common = counts.filter { Double($0.value) >= Double(differences.count) * 0.005 }.sorted { $0.key < $1.key }
+        var centres: [Double] = []
+        var run: [(value: UInt64, count: Int)] = []
+        func close() {
+            guard !run.isEmpty else { return }
+            let weight = run.reduce(0) { $0 + $1.count }
+            centres.append(run.reduce(0.0) { $0 + Double($1.value) * Double($1.count) } / Double(weight))
+            run = []
+        }
+        for (value, count) in common {
+            if let last = run.last, value > last.value + 1 { close() }
+            run.append((value, count))
+        }
+        close()
+        guard centres.count > 1 else { return 1 }
+        let gaps = zip(centres, centres.dropFirst()).map { $1 - $0 }.sorted()
+        return max(1, gaps[gaps.count / 2])
     }
 }

@@ -13,24 +13,45 @@ package struct EventLatency: Codable, Sendable, Equatable {
     package var timer: String
     /// The smallest step the counter can show (ns): no figure is finer than this. Nil in older files.
     package var timerResolution: Double?
+    /// Cold measurements only: the bytes read between events to evict the caches (nil: a warm pass).
+    package var evictedBytes: Int?
+
+    /// Times `count` events spread evenly over the first `of` events one at a time, each after
+    /// `eviction` has displaced the caches: the cost of an event that arrives with the caches full of
+    /// other work (docs/harness.md). No warm pass: every event is as cold as the one before it.
+    static func measureCold(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, of events: Int,
+                            clock: CycleClock, eviction: CacheEviction) -> EventLatency {
+        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
+        var recorded = 0
+        for k in 0..<count {
+            let i = k * events / count
+            eviction.evict()
+            let t0 = CycleClock.begin()
+            matcher.match(i, in: view, scratch: scratch)
+            let t1 = CycleClock.end()
+            if histogram.record(clock.sample(t1 &- t0)) { recorded += 1 }
+        }
+        var cold = summary(histogram, recorded: recorded, clock: clock)
+        cold.evictedBytes = eviction.bytes
+        return cold
+    }
 
     /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
     /// after one untimed pass over them.
     static func measure(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, clock: CycleClock) -> EventLatency {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
         ReplayLoop.matchOnly(matcher, view, 0..<count, scratch)
-        let overhead = clock.overheadTicks
         var recorded = 0
         for i in 0..<count {
             let t0 = CycleClock.begin()
             matcher.match(i, in: view, scratch: scratch)
             let t1 = CycleClock.end()
-            let ticks = t1 &- t0
-            // A sample below the overhead is the timer's own jitter: record the least recordable.
-            // A reading that went backwards (a migration between cores with unsynchronised counters)
-            // is beyond the histogram's range and not recorded; `samples` counts what was.
-            if histogram.record(ticks > overhead ? ticks - overhead : 1) { recorded += 1 }
+            if histogram.record(clock.sample(t1 &- t0)) { recorded += 1 }
         }
+        return summary(histogram, recorded: recorded, clock: clock)
+    }
+
+    static func summary(_ histogram: Histogram<UInt64>, recorded: Int, clock: CycleClock) -> EventLatency {
         let ns = { (ticks: UInt64) in Double(ticks) * clock.nanosecondsPerTick }
         return EventLatency(
             p50: ns(histogram.valueAtPercentile(50)), p90: ns(histogram.valueAtPercentile(90)),

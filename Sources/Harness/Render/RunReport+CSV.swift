@@ -6,7 +6,8 @@ extension RunReport {
         "batch_p50_ns", "batch_p99_ns", "event_p50_ns", "event_p90_ns", "event_p99_ns", "event_p999_ns", "event_max_ns",
         "events_per_second", "allocations_per_event", "bytes_per_event", "matcher_bytes", "scratch_bytes", "instructions_per_event",
         "matches_per_event", "candidates_per_event", "speedup_vs_reference", "ratio_to_floor", "ratio_to_floor_ci95_low",
-        "ratio_to_floor_ci95_high", "commit", "timestamp",
+        "ratio_to_floor_ci95_high", "commit", "timestamp", "cold_p50_ns", "cold_p90_ns", "cold_p99_ns", "loops", "cpu_share",
+        "involuntary_switches_per_pass", "outlier_batches_severe", "flags",
     ]
 
     /// One row per result, RFC 4180 quoting; empty cells where a figure was not measured.
@@ -29,6 +30,9 @@ extension RunReport {
                 cell(r.instructionsPerEvent), cell(r.matches.matchesPerEvent), cell(r.matches.candidatesPerEvent), cell(r.ratios.speedupVsReference),
                 cell(r.ratios.ratioToFloor), cell(r.ratios.ratioToFloorCi95?.first), cell(r.ratios.ratioToFloorCi95?.last),
                 quoted(run?.commit ?? ""), quoted(run?.timestamp ?? ""),
+                cell(r.coldLatencyNs?.p50), cell(r.coldLatencyNs?.p90), cell(r.coldLatencyNs?.p99), cell(r.passes?.loops), cell(r.passes?.cpuShare),
+                cell(r.passes.map { p in p.involuntarySwitches.isEmpty ? 0 : Double(p.involuntarySwitches.reduce(0, +)) / Double(p.involuntarySwitches.count) }),
+                cell(r.passes?.outliers.severe), quoted(r.passes?.flags.joined(separator: " ") ?? ""),
             ]
             lines.append(fields.joined(separator: ","))
         }

@@ -3,22 +3,34 @@ import Foundation
 
 /// Terminal table, Markdown and SVG renderings of a `RunReport`.
 extension RunReport {
-    static let columns = ["strategy", "pub", "thr", "events", "mean ns ±95%", "ev p50", "ev p99", "ev p99.9", "ev max", "Mev/s",
-                          "alloc/ev", "B/ev", "matcher KB", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor", "checksum"]
+    static let columns = ["strategy", "pub", "thr", "events", "loops", "mean ns ±95%", "ev p50", "ev p99", "ev p99.9", "ev max",
+                          "cold p50", "cold p90", "Mev/s", "cpu %", "alloc/ev", "B/ev", "matcher KB", "instr/ev", "match/ev", "cand/ev", "×ref", "×floor",
+                          "flags", "checksum"]
 
     /// Table cells; strings read from a results file are escaped (see `PrintableText`).
     func rows() -> [[String]] {
         results.map { r in
             let mean = Self.ns(r.timing.nsPerEvent.mean) + (r.timing.meanCi95.flatMap { $0.count == 2 ? " ± " + Self.ns(($0[1] - $0[0]) / 2) : nil } ?? "")
             let single = r.latencyNs.map { l in [l.p50, l.p99, l.p999, l.max].map { Self.ns($0, resolution: l.timerResolution) } } ?? ["–", "–", "–", "–"]
-            return ([r.strategy, r.key.publication.rawValue, String(r.key.threads), String(r.matches.events), mean] + single + [
-                String(format: "%.2f", r.timing.eventsPerSecond / 1e6), Self.small(r.memory.allocationsPerEvent), Self.small(r.memory.bytesPerEvent),
+            let cold = r.coldLatencyNs.map { l in [l.p50, l.p90].map { Self.ns($0, resolution: l.timerResolution) } } ?? ["–", "–"]
+            let flags = (r.passes?.flags ?? []).compactMap { PassFigures.Flag(rawValue: $0)?.letter }.joined()
+            return ([r.strategy, r.key.publication.rawValue, String(r.key.threads), String(r.matches.events),
+                     r.passes.map { String($0.loops) } ?? "–", mean] + single + cold + [
+                String(format: "%.2f", r.timing.eventsPerSecond / 1e6), Self.cpuPercent(r), Self.small(r.memory.allocationsPerEvent), Self.small(r.memory.bytesPerEvent),
                 r.memory.matcherBytes.map { String(format: "%.0f", Double($0) / 1024) } ?? "–",
                 r.instructionsPerEvent.map { String(format: "%.0f", $0) } ?? "–",
                 String(format: "%.3f", r.matches.matchesPerEvent), String(format: "%.1f", r.matches.candidatesPerEvent),
                 r.ratios.speedupVsReference.map { String(format: "%.1f×", $0) } ?? "–",
-                r.ratios.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", String(r.matches.checksum.hex.prefix(8))]).map(PrintableText.escaped)
+                r.ratios.ratioToFloor.map { String(format: "%.2f×", $0) } ?? "–", flags.isEmpty ? (r.passes == nil ? "–" : "") : flags,
+                String(r.matches.checksum.hex.prefix(8))]).map(PrintableText.escaped)
         }
+    }
+
+    /// The reader threads' CPU time over their wall time (a shared host's tenants and this process's
+    /// other threads take the rest).
+    static func cpuPercent(_ r: StrategyResult) -> String {
+        let share = r.passes?.cpuShare ?? (r.timing.wallSeconds > 0 ? min(1, r.timing.cpuSeconds / (r.timing.wallSeconds * Double(r.key.threads))) : 0)
+        return String(format: "%.0f", share * 100)
     }
 
     static func ns(_ v: Double) -> String { v >= 100 ? String(format: "%.0f", v) : String(format: "%.1f", v) }
@@ -93,7 +105,8 @@ extension RunReport {
         }
         out += hostShareLines()
         out += repetitionSpreadLines()
-        out.append(Self.legend(results.compactMap(\.latencyNs).first))
+        out += passLines()
+        out.append(legend)
         return out.joined(separator: "\n")
     }
 
@@ -116,14 +129,6 @@ extension RunReport {
     }
 
     static func bytes(_ n: Int) -> String { abs(n) < 10_240 ? "\(n) bytes" : String(format: "%.0f KB", Double(n) / 1024) }
-
-    /// What the columns are, under the table.
-    static func legend(_ latency: EventLatency?) -> String {
-        "mean ns: wall-clock time of the batched passes per event (with several reader threads, the run's, not a thread's), ± half the bootstrap 95 % interval of the same repetitions' means (with 3 repetitions that is their range; 5 or more give a real interval); "
-            + "ev p50…max: single events timed alone" + (latency.map { l in " (\(l.timer)\(l.timerResolution.map { ", which steps by \(Self.ns($0)) ns" } ?? ""), \(Self.ns(l.timerOverhead)) ns of timer overhead subtracted, 1-thread unpublished rows)" } ?? "")
-            + "; alloc/ev and B/ev from a separate untimed jemalloc pass; matcher KB: what the built matcher holds; instr/ev = callgrind instructions of the 1-thread loop (--instructions); "
-            + "×ref = speed-up over reference, ×floor = cost relative to floor (with repetitions: the median of the ratios within each repetition)."
-    }
 
     /// How far apart each row's repetitions were (slowest over fastest mean ns/event): on a shared host,
     /// the noise a comparison with another run would carry.
@@ -177,7 +182,7 @@ extension RunReport {
         out.append("| " + columns.joined(separator: " | ") + " |")
         out.append("|" + columns.indices.map { $0 < 2 ? "---" : "---:" }.joined(separator: "|") + "|")
         out += cells.map { "| " + $0.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-        out += ["", Self.legend(results.compactMap(\.latencyNs).first)]
+        out += [""] + passLines().flatMap { [$0, ""] } + [legend]
         return out.joined(separator: "\n") + "\n"
     }
 

@@ -8,13 +8,18 @@ package struct MeasuredRow {
     var memory: MemoryFigures
     var publishing: PublishingFigures?
     var latencyNs: EventLatency?
+    var coldLatencyNs: EventLatency?
+    var passes: PassFigures?
 
-    package init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?, latencyNs: EventLatency?) {
+    package init(key: RowKey, matches: MatchFigures, timing: TimingFigures, memory: MemoryFigures, publishing: PublishingFigures?, latencyNs: EventLatency?,
+                 coldLatencyNs: EventLatency? = nil, passes: PassFigures? = nil) {
         self.key = key
         self.matches = matches
         self.timing = timing
         self.memory = memory
         self.publishing = publishing
         self.latencyNs = latencyNs
+        self.coldLatencyNs = coldLatencyNs
+        self.passes = passes
     }
 }

@@ -18,8 +18,11 @@ package enum ResultRows {
                 ratios.ratioToFloor = ratio(row.timing, floor)
                 ratios.ratioToFloorCi95 = Bootstrap.interval(pairedRatios(row.timing, floor), statistic: Statistics.median)
             }
-            return StrategyResult(key: row.key, matches: row.matches, timing: row.timing, memory: row.memory,
-                                  publishing: row.publishing, latencyNs: row.latencyNs, ratios: ratios)
+            var result = StrategyResult(key: row.key, matches: row.matches, timing: row.timing, memory: row.memory,
+                                        publishing: row.publishing, latencyNs: row.latencyNs, ratios: ratios)
+            result.coldLatencyNs = row.coldLatencyNs
+            result.passes = row.passes
+            return result
         }
     }
 

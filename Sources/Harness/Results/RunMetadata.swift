@@ -20,6 +20,11 @@ package struct RunMetadata: Codable, Sendable {
         package var allocationEvents: Int
         package var latencyEvents: Int
         package var repetitions: Int
+        /// Untimed warm-up before each timed pass, the minimum length of a pass (`--warmup-seconds`,
+        /// `--pass-seconds`) and the events timed cold (`--cold-events`); nil in files from before them.
+        package var warmupSeconds: Double?
+        package var passSeconds: Double?
+        package var coldEvents: Int?
         /// `--inject-slowdown STRATEGY=FRACTION` (calibration runs only; nil otherwise).
         package var injectedSlowdown: String? = nil
         /// The `--plugin` libraries, so results say which build of each plugin they measured.
@@ -55,6 +60,8 @@ package struct RunMetadata: Codable, Sendable {
             [("events", String(events)), ("reference_events", String(referenceEvents)), ("batch_size", String(batchSize)),
              ("warmup_events", String(warmupEvents)), ("allocation_events", String(allocationEvents)),
              ("latency_events", String(latencyEvents)), ("repetitions", String(repetitions)),
+             ("warmup_seconds", warmupSeconds.map { "\($0)" } ?? "none"), ("pass_seconds", passSeconds.map { "\($0)" } ?? "none"),
+             ("cold_events", coldEvents.map(String.init) ?? "none"),
              ("publish_every_ms", publishEveryMs.map(String.init) ?? "none"), ("prebuilt_sets", String(prebuiltSets)),
              ("delta_triggers", deltaTriggers.map(String.init) ?? "none"),
              ("injected_slowdown", injectedSlowdown ?? "none"),
@@ -65,9 +72,9 @@ package struct RunMetadata: Codable, Sendable {
 
         /// The names `compared` uses, for `--allow-difference`.
         package static let comparedNames = ["events", "reference_events", "batch_size", "warmup_events", "allocation_events", "latency_events",
-                                           "repetitions", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
+                                           "repetitions", "warmup_seconds", "pass_seconds", "cold_events", "publish_every_ms", "prebuilt_sets", "delta_triggers", "injected_slowdown", "plugins"]
 
-        package init(strategies: [String], threads: [Int], publications: [String], publishEveryMs: Int? = nil, prebuiltSets: Bool, deltaTriggers: Int? = nil, events: Int, referenceEvents: Int, batchSize: Int, warmupEvents: Int, allocationEvents: Int, latencyEvents: Int, repetitions: Int, injectedSlowdown: String? = nil, plugins: [Plugin]? = nil) {
+        package init(strategies: [String], threads: [Int], publications: [String], publishEveryMs: Int? = nil, prebuiltSets: Bool, deltaTriggers: Int? = nil, events: Int, referenceEvents: Int, batchSize: Int, warmupEvents: Int, allocationEvents: Int, latencyEvents: Int, repetitions: Int, warmupSeconds: Double? = nil, passSeconds: Double? = nil, coldEvents: Int? = nil, injectedSlowdown: String? = nil, plugins: [Plugin]? = nil) {
             self.strategies = strategies
             self.threads = threads
             self.publications = publications
@@ -81,6 +88,9 @@ package struct RunMetadata: Codable, Sendable {
             self.allocationEvents = allocationEvents
             self.latencyEvents = latencyEvents
             self.repetitions = repetitions
+            self.warmupSeconds = warmupSeconds
+            self.passSeconds = passSeconds
+            self.coldEvents = coldEvents
             self.injectedSlowdown = injectedSlowdown
             self.plugins = plugins
         }

@@ -14,10 +14,21 @@ final class ReaderWorker: @unchecked Sendable {
     /// The matcher `scratch` was made by.
     private var scratchOwner: any Matcher
     var histogram = ReaderWorker.emptyHistogram()
+    /// Each timed batch's ns per event, in order over every pass (capacity reserved before a pass, so
+    /// recording never allocates in the timed region), for telling disturbed batches from costly ones.
+    private(set) var batchTimes: [Float] = []
+    /// Batches in one replay of the slice: batch k of any pass replays the events of batch k % this.
+    var batchesPerLoop = 1
+    /// At most this many batch times are kept (16 MB); later ones go only into the histogram.
+    static let maxBatchTimes = 1 << 22
     var checksum = MatchChecksum()
     var candidates = 0
     var cpuSeconds = 0.0
     var wallSeconds = 0.0
+    /// Involuntary context switches during the last pass.
+    var involuntarySwitches = 0
+    /// Loops of the last pass whose matches differed from its first loop's (must stay 0).
+    var unequalLoops = 0
 
     /// Picoseconds per event of a batch, up to 100 s (a row's readers' histograms are merged).
     static func emptyHistogram() -> Histogram<UInt64> {
@@ -49,64 +60,121 @@ final class ReaderWorker: @unchecked Sendable {
         scratchOwner = matcher
     }
 
-    /// Replays the slice in batches; each batch's time divided by its size is one histogram sample
-    /// (in picoseconds per event), since timing each event alone would cost more than matching it.
+    /// Untimed: replays the slice from its start, looping, until `seconds` have passed (checked every
+    /// `warmBatch` events, so a slow matcher does not overshoot by a whole timed batch), with the
+    /// matcher the source holds now. Returns the events matched and the seconds they took, from
+    /// which the first repetition sets the loop count.
+    func warm(source: PublishedMatcher, seconds: Double, batchSize: Int) -> (events: Int, seconds: Double) {
+        guard seconds > 0, !range.isEmpty else { return (0, 0) }
+        var reader = source.makeReader()
+        let matcher = reader.current().matcher
+        adopt(matcher)
+        let start = Clock.now(), until = start &+ UInt64(seconds * 1e9)
+        var matched = 0
+        events.withView { view in
+            var i = range.lowerBound
+            repeat {
+                let stop = min(i + min(batchSize, Self.warmBatch), range.upperBound)
+                ReplayLoop.matchOnly(matcher, view, i..<stop, scratch)
+                matched += stop - i
+                i = stop == range.upperBound ? range.lowerBound : stop
+            } while Clock.now() < until
+        }
+        return (matched, Clock.seconds(since: start))
+    }
+
+    static let warmBatch = 64
+
+    /// Replays the slice `loops` times in batches; each batch's time divided by its size is one
+    /// histogram sample (in picoseconds per event), since timing each event alone would cost more than
+    /// matching it. Batches never span two loops, so each loop's matches are summed apart: every loop
+    /// must match like the first (`unequalLoops`), and `checksum` and `candidates` are one loop's.
     /// `slowdown`: a fraction of each batch's time to busy-wait inside the timed region (calibration).
-    func run(source: PublishedMatcher, batchSize: Int, slowdown: Double = 0, counter: ProgressCounter, progress: (() -> Void)?) {
+    func run(source: PublishedMatcher, batchSize: Int, loops: Int = 1, slowdown: Double = 0, counter: ProgressCounter, progress: (() -> Void)?) {
+        let usageStart = ThreadUsage.now()
         let cpuStart = Clock.threadCPUSeconds()
         let wallStart = Clock.now()
         scratch.candidates = 0
-        // A local checksum: a class property would pay a dynamic exclusivity check per match.
-        var sum = MatchChecksum()
+        var first = MatchChecksum()
+        unequalLoops = 0
         // Decided once: a matcher with a batch entry point (a plugin's `match_batch`) is handed whole batches.
         let batching = source.plain as? BatchMatching
+        batchesPerLoop = max(1, (range.count + batchSize - 1) / batchSize)
+        let kept = min(batchesPerLoop * loops, Self.maxBatchTimes - batchTimes.count)
+        if kept > 0 { batchTimes.reserveCapacity(batchTimes.count + kept) }
+        let keepUntil = batchTimes.count + max(kept, 0)
         events.withView { view in
             var reader = source.makeReader()
             var seenVersion = reader.current().version
             adopt(reader.current().matcher)
-            var i = range.lowerBound
-            var batches = 0
-            while i < range.upperBound {
-                let stop = min(i + batchSize, range.upperBound)
-                let t0 = Clock.now()
-                if source.publication == .none {
-                    if let batching {
-                        batching.matchBatch(i..<stop, in: view, scratch: scratch, into: &sum)
-                    } else {
-                        sum = replay(source.plain, view, i..<stop, sum)
-                    }
-                } else {
-                    // Each event is matched with the newest snapshot: before every event the reader checks
-                    // the version, and a published set is used from the next event on.
-                    var e = i
-                    while e < stop {
-                        let snapshot = reader.current()
-                        if snapshot.version != seenVersion {
-                            seenVersion = snapshot.version
-                            adopt(snapshot.matcher)
+            var batches = 0, unreported = 0
+            for loop in 0..<loops {
+                // A local checksum: a class property would pay a dynamic exclusivity check per match.
+                var sum = MatchChecksum()
+                var i = range.lowerBound
+                while i < range.upperBound {
+                    let stop = min(i + batchSize, range.upperBound)
+                    let t0 = Clock.now()
+                    if source.publication == .none {
+                        if let batching {
+                            batching.matchBatch(i..<stop, in: view, scratch: scratch, into: &sum)
+                        } else {
+                            sum = replay(source.plain, view, i..<stop, sum)
                         }
-                        (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
+                    } else {
+                        // Each event is matched with the newest snapshot: before every event the reader checks
+                        // the version, and a published set is used from the next event on.
+                        var e = i
+                        while e < stop {
+                            let snapshot = reader.current()
+                            if snapshot.version != seenVersion {
+                                seenVersion = snapshot.version
+                                adopt(snapshot.matcher)
+                            }
+                            (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
+                        }
+                    }
+                    var t1 = Clock.now()
+                    if slowdown > 0 {
+                        // Busy, not asleep: the added time behaves like matching work on a shared CPU.
+                        let until = t1 &+ UInt64(Double(t1 &- t0) * slowdown)
+                        while t1 < until { t1 = Clock.now() }
+                    }
+                    _ = histogram.record((t1 &- t0) &* 1000 / UInt64(stop - i))
+                    if batchTimes.count < keepUntil { batchTimes.append(Float(t1 &- t0) / Float(stop - i)) }
+                    unreported += stop - i
+                    i = stop
+                    batches += 1
+                    if batches & 255 == 0 {
+                        counter.add(unreported)
+                        unreported = 0
+                        progress?()
                     }
                 }
-                var t1 = Clock.now()
-                if slowdown > 0 {
-                    // Busy, not asleep: the added time behaves like matching work on a shared CPU.
-                    let until = t1 &+ UInt64(Double(t1 &- t0) * slowdown)
-                    while t1 < until { t1 = Clock.now() }
-                }
-                _ = histogram.record((t1 &- t0) &* 1000 / UInt64(stop - i))
-                i = stop
-                batches += 1
-                if batches & 255 == 0 {
-                    counter.add(256 * batchSize)
-                    progress?()
-                }
+                if loop == 0 { first = sum } else if sum != first { unequalLoops += 1 }
             }
         }
-        checksum = sum
-        candidates = scratch.candidates
+        checksum = first
+        candidates = scratch.candidates / max(loops, 1)
         cpuSeconds += Clock.threadCPUSeconds() - cpuStart
         wallSeconds = Clock.seconds(since: wallStart)
+        involuntarySwitches = (ThreadUsage.now() - usageStart).involuntarySwitches
+    }
+
+    /// Each kept batch's time over the median of the same batch's times (the same events, in other loops
+    /// and repetitions): 1 for an undisturbed batch whatever its events cost, far above 1 for one that
+    /// was preempted or interrupted. Batches seen once give no ratio.
+    func disturbance() -> [Double] {
+        let positions = batchesPerLoop
+        var byPosition = [[Float]](repeating: [], count: positions)
+        for (k, t) in batchTimes.enumerated() { byPosition[k % positions].append(t) }
+        var ratios: [Double] = []
+        for times in byPosition where times.count > 1 {
+            let median = Double(Statistics.median(times.map(Double.init)))
+            guard median > 0 else { continue }
+            ratios += times.map { Double($0) / median }
+        }
+        return ratios
     }
 
     /// The publication loop: matches from `start` while the reader's snapshot stays the newest, checking

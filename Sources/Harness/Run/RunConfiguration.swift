@@ -23,7 +23,19 @@ package struct RunConfiguration: Sendable {
     /// own time): how a gate's statistics are calibrated (`scripts/calibrate-ab`). Recorded in the
     /// results and compared by the gate, so a slowed run cannot pass for a real one.
     package var injectedSlowdown: (strategy: String, fraction: Double)?
+    /// Events of the warm pass made once when a row is created (memo tables, lazily built indexes).
     package var warmupEvents = 100_000
+    /// Untimed replay of a row's own events just before each of its timed passes, seconds: the pass then
+    /// starts in the caches its row leaves, not the ones the row timed before it left.
+    package var warmupSeconds = RunConfiguration.defaultWarmupSeconds
+    package static let defaultWarmupSeconds = 0.02
+    /// A timed pass replays the row's events as many whole times as makes it last at least this long
+    /// (`--pass-seconds`; 0: once, as a fixed count of events).
+    package var passSeconds = RunConfiguration.defaultPassSeconds
+    package static let defaultPassSeconds = 0.1
+    /// Events timed one at a time per strategy after evicting the caches before each (0: skip).
+    package var coldEvents = RunConfiguration.defaultColdEvents
+    package static let defaultColdEvents = 100
     /// Events in the untimed allocation-counting pass (after a warm pass over the same events).
     package var allocationEvents = 50_000
     /// Events timed one at a time per strategy (1 thread, unpublished), for single-event percentiles.
@@ -62,6 +74,7 @@ package struct RunConfiguration: Sendable {
             strategies: strategies.map(\.name), threads: threads, publications: publications.map(\.rawValue), publishEveryMs: writer?.everyMs,
             prebuiltSets: writer?.mode == .prebuilt, deltaTriggers: writer?.deltaTriggers, events: events, referenceEvents: referenceEvents, batchSize: batchSize,
             warmupEvents: warmupEvents, allocationEvents: allocationEvents, latencyEvents: latencyEvents, repetitions: repetitions,
+            warmupSeconds: warmupSeconds, passSeconds: passSeconds, coldEvents: coldEvents,
             injectedSlowdown: injectedSlowdown.map { "\($0.strategy)=\($0.fraction)" },
             plugins: foreignOrigins.isEmpty ? nil : foreignOrigins)
     }

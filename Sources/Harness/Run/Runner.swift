@@ -19,6 +19,7 @@ package final class Runner {
         // Progress, not a warning line: the table says it too, under its header.
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
+        let eviction = configuration.coldEvents > 0 ? CacheEviction(bytes: CacheEviction.defaultBytes) : nil
         let input = try LoadedInput.load(configuration.input, progress: progress)
         if let budget = configuration.referenceBudgetSeconds, !configuration.foreignOrigins.isEmpty {
             configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
@@ -31,7 +32,7 @@ package final class Runner {
         var rows: [TimedRow] = []
         for strategy in strategies {
             progress.note("building \(strategy.name); its single-event and allocation passes")
-            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
+            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock, eviction: eviction)
             afterBuild[b.name] = b.gaugesAfterBuild
             built.append(b)
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
@@ -58,7 +59,9 @@ package final class Runner {
             run: run, jemalloc: .init(afterGeneration: afterGeneration, afterBuild: afterBuild, end: AllocatorStats.gauges()))
     }
 
-    /// Times every row's repetitions, interleaved: every row's first, then every row's second, …
+    /// Times every row's repetitions, interleaved: every row's first, then every row's second, … Each
+    /// pass is preceded by its own row's warm-up (TimedRow.repeatOnce), so interleaving costs no row
+    /// the caches it would have kept alone.
     func time(_ rows: [TimedRow]) throws {
         PerfControl.enable()
         defer { PerfControl.disable() }
@@ -66,7 +69,8 @@ package final class Runner {
             for row in rows {
                 let label = configuration.repetitions > 1 ? "\(row.key) #\(repetition + 1)" : "\(row.key)"
                 let slowdown = configuration.injectedSlowdown.flatMap { $0.strategy == row.key.strategy ? $0.fraction : nil } ?? 0
-                try row.repeatOnce(label: label, batchSize: configuration.batchSize, slowdown: slowdown, progress: progress)
+                try row.repeatOnce(label: label, batchSize: configuration.batchSize, warmup: configuration.warmupSeconds,
+                                   passSeconds: configuration.passSeconds, slowdown: slowdown, progress: progress)
             }
         }
     }

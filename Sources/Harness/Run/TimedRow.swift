@@ -18,6 +18,17 @@ final class TimedRow {
     private(set) var writerTotals = WriterThread.Report(sets: 0, buildSeconds: 0, buildCPUSeconds: 0, rebuilds: 0)
     private(set) var heapBefore: Int?
     private(set) var heapGrowth = 0
+    /// Times each timed pass replays the row's events: set by the first repetition's warm-up so that a
+    /// pass lasts at least the configuration's `passSeconds`, then the same for every repetition.
+    private(set) var loops: Int?
+    /// The untimed warm-ups before the passes, seconds in all; each pass's wall-clock seconds and its
+    /// readers' involuntary context switches.
+    private(set) var warmupSeconds = 0.0
+    private(set) var passDurations: [Double] = []
+    private(set) var passSwitches: [Int] = []
+    /// Seconds per event of the warm pass made when the row was created (cold: memo tables fill), for
+    /// the loop count when the configuration asks for no warm-up before each pass.
+    private let firstWarmSecondsPerEvent: Double
 
     var count: Int { built.count }
 
@@ -45,35 +56,74 @@ final class TimedRow {
                          makeStep: try WriterStep.maker(w.mode, strategy: built.strategy, set: input.set, vocabulary: input.vocabulary, template: template))
         }
         let warmup = min(configuration.warmupEvents, count)
+        let start = Clock.now()
         events.withView { ReplayLoop.matchOnly(matcher, $0, 0..<warmup, matcher.makeScratch(for: events)) }
+        firstWarmSecondsPerEvent = warmup == 0 ? 0 : Clock.seconds(since: start) / Double(warmup)
     }
 
-    /// One timed repetition. The run interleaves repetitions (every row's first, then every row's
-    /// second, …), so a machine whose speed drifts over tens of seconds slows all rows alike instead of
-    /// whichever row ran during the slow spell.
-    func repeatOnce(label: String, batchSize: Int, slowdown: Double = 0, progress: ProgressLine) throws {
+    /// The loop count that makes a pass last `passSeconds`, from a warm replay's rate: whole replays of
+    /// the largest reader's slice, at least one.
+    static func loops(passSeconds: Double, secondsPerEvent: Double, eventsPerReader: Int) -> Int {
+        guard passSeconds > 0, secondsPerEvent > 0, eventsPerReader > 0 else { return 1 }
+        let one = secondsPerEvent * Double(eventsPerReader)
+        return max(1, Int(min((passSeconds / one).rounded(.up), Double(maxLoops))))
+    }
+
+    /// Loops per pass, at most: a log of one event at a few ns still makes a pass of well under a minute.
+    static let maxLoops = 1 << 24
+
+    /// One timed repetition: an untimed warm-up of this row's own readers (so the pass does not start
+    /// in the caches another row left), then the timed pass of `loops` replays. The run interleaves
+    /// repetitions (every row's first, then every row's second, …), so a machine whose speed drifts over
+    /// tens of seconds slows all rows alike instead of whichever row ran during the slow spell.
+    func repeatOnce(label: String, batchSize: Int, warmup: Double, passSeconds: Double, slowdown: Double = 0, progress: ProgressLine) throws {
         let counter = ProgressCounter()
+        let largestSlice = workers.map(\.range.count).max() ?? 0
         // Heap in use before the writer starts and after it stopped and the source went back to the
         // initial matcher: with every replaced set freed, the two are equal.
-        let heapAtStart = writer == nil ? nil : AllocatorStats.allocatedBytes()
-        writer?.start()
-        let wallStart = Clock.now()
+        var heapAtStart: Int?
+        func startWriter() {
+            heapAtStart = writer == nil ? nil : AllocatorStats.allocatedBytes()
+            writer?.start()
+        }
+        var wallStart: UInt64 = 0
         if key.threads == 1 {
-            workers[0].run(source: source, batchSize: batchSize, slowdown: slowdown, counter: counter, progress: { [count] in
-                progress.update(label, counter.value, count)
+            let warmed = workers[0].warm(source: source, seconds: warmup, batchSize: batchSize)
+            let loops = decideLoops(warmed, passSeconds: passSeconds, eventsPerReader: largestSlice)
+            startWriter()
+            wallStart = Clock.now()
+            workers[0].run(source: source, batchSize: batchSize, loops: loops, slowdown: slowdown, counter: counter, progress: { [count] in
+                progress.update(label, counter.value, count * loops)
             })
         } else {
-            let group = DispatchGroup()
-            for w in workers {
+            // Each reader warms on its own thread, then all start the timed pass together.
+            let warmedGroup = DispatchGroup(), finished = DispatchGroup()
+            let go = DispatchSemaphore(value: 0)
+            let rates = workers.map { _ in HandOff((events: 0, seconds: 0.0)) }
+            let loopsBox = HandOff(1)
+            for (w, rate) in zip(workers, rates) {
                 let thread = Thread { [source] in
-                    w.run(source: source, batchSize: batchSize, slowdown: slowdown, counter: counter, progress: nil)
-                    group.leave()
+                    rate.value = w.warm(source: source, seconds: warmup, batchSize: batchSize)
+                    warmedGroup.leave()
+                    go.wait()
+                    w.run(source: source, batchSize: batchSize, loops: loopsBox.value, slowdown: slowdown, counter: counter, progress: nil)
+                    finished.leave()
                 }
                 thread.stackSize = 1 << 22
-                group.enter()
+                warmedGroup.enter()
+                finished.enter()
                 thread.start()
             }
-            while group.wait(timeout: .now() + 0.25) == .timedOut { progress.update(label, counter.value, count) }
+            warmedGroup.wait()
+            // The slowest reader's rate: the pass lasts as long as its slowest slice.
+            let warmed = rates.map(\.value)
+            let slowest = warmed.max { a, b in a.seconds * Double(max(b.events, 1)) < b.seconds * Double(max(a.events, 1)) } ?? (0, 0)
+            let loops = decideLoops(slowest, passSeconds: passSeconds, eventsPerReader: largestSlice)
+            loopsBox.value = loops
+            startWriter()
+            wallStart = Clock.now()
+            for _ in workers { go.signal() }
+            while finished.wait(timeout: .now() + 0.25) == .timedOut { progress.update(label, counter.value, count * loops) }
         }
         let seconds = Clock.seconds(since: wallStart)
         if let writer {
@@ -96,10 +146,29 @@ final class TimedRow {
             }
         }
         wallSeconds += seconds
-        samples.append(seconds * 1e9 / Double(count))
+        passDurations.append(seconds)
+        passSwitches.append(workers.reduce(0) { $0 + $1.involuntarySwitches })
+        samples.append(seconds * 1e9 / Double(count * (loops ?? 1)))
         var sum = MatchChecksum()
-        for w in workers { sum.merge(w.checksum) }
+        for w in workers {
+            sum.merge(w.checksum)
+            unequalLoops += w.unequalLoops
+        }
         checksums.insert(sum)
+    }
+
+    /// Loops of any pass that matched otherwise than that pass's first loop.
+    private(set) var unequalLoops = 0
+
+    /// Keeps the loop count set by the first repetition, or sets it from this warm-up's rate (the warm
+    /// pass made at creation when there was none).
+    private func decideLoops(_ warmed: (events: Int, seconds: Double), passSeconds: Double, eventsPerReader: Int) -> Int {
+        warmupSeconds += warmed.seconds
+        if let loops { return loops }
+        let rate = warmed.events > 0 ? warmed.seconds / Double(warmed.events) : firstWarmSecondsPerEvent
+        let decided = Self.loops(passSeconds: passSeconds, secondsPerEvent: rate, eventsPerReader: eventsPerReader)
+        loops = decided
+        return decided
     }
 
     /// The row as measured over all its repetitions (its ratios come when every row is in).
@@ -109,6 +178,9 @@ final class TimedRow {
             if invalid.count > 0 {
                 throw MatchedWrongly(description: "\(key): the plugin broke its ABI \(invalid.count) times in the timed run (first value: \(invalid.first): a trigger index outside 0..<\(initial.triggerSet.triggers.count) or reported twice, a bad count or end offset, or a batch without progress)")
             }
+        }
+        if unequalLoops > 0 {
+            throw MatchedWrongly(description: "\(key): \(unequalLoops) replays of the events within a timed pass matched otherwise than the pass's first replay")
         }
         if checksums.count > 1 {
             throw MatchedWrongly(description: "\(key): repetitions of the same run produced different checksums \(checksums.map(\.hex).sorted())")
@@ -125,15 +197,22 @@ final class TimedRow {
         }
         let ns = { (p: Double) in Double(histogram.valueAtPercentile(p)) / 1000 }
         let repetitions = configuration.repetitions
+        let loops = self.loops ?? 1
         let timing = TimingFigures(
-            eventsPerSecond: Double(count * repetitions) / wallSeconds,
+            eventsPerSecond: Double(count * loops * repetitions) / wallSeconds,
             // One mean per row: the repetitions' own wall-clock ns/event, the samples its interval and
             // spread come from (batch percentiles are a reader thread's, from the histogram).
             nsPerEvent: .init(mean: Bootstrap.mean(samples), p50: ns(50), p90: ns(90), p99: ns(99), p999: ns(99.9), max: Double(histogram.max) / 1000),
             cpuSeconds: cpu, wallSeconds: wallSeconds,
-            perThreadEventsPerSecond: key.threads > 1 ? workers.map { Double($0.range.count) / $0.wallSeconds } : nil,
+            perThreadEventsPerSecond: key.threads > 1 ? workers.map { Double($0.range.count * loops) / $0.wallSeconds } : nil,
             nsPerEventSamples: repetitions > 1 ? samples : nil,
             meanCi95: Bootstrap.interval(samples, statistic: Bootstrap.mean))
+        let cpuShare = wallSeconds > 0 ? min(1, cpu / (wallSeconds * Double(workers.count))) : 1
+        let outliers = OutlierCounts.classify(workers.flatMap { $0.disturbance() })
+        let passes = PassFigures(
+            loops: loops, eventsPerPass: count * loops, warmupSeconds: warmupSeconds / Double(max(passDurations.count, 1)), seconds: passDurations,
+            cpuShare: cpuShare, involuntarySwitches: passSwitches, outliers: outliers,
+            flags: PassFigures.flags(cpuShare: cpuShare, outliers: outliers, seconds: passDurations, mean: timing.nsPerEvent.mean, interval: timing.meanCi95))
         let w = writerTotals
         let publishing = writer.map { _ in
             PublishingFigures(
@@ -145,6 +224,15 @@ final class TimedRow {
                 heapBytesBeforePublishing: heapBefore, heapBytesAfterPublishing: heapBefore.map { $0 + heapGrowth })
         }
         return MeasuredRow(key: key, matches: MatchFigures(events: count, checksum: checksum, candidates: candidates), timing: timing,
-                           memory: built.memory, publishing: publishing, latencyNs: key.isPlain ? built.latency : nil)
+                           memory: built.memory, publishing: publishing, latencyNs: key.isPlain ? built.latency : nil,
+                           coldLatencyNs: key.isPlain ? built.coldLatency : nil, passes: passes)
     }
+}
+
+/// A value one thread writes and others read, ordered by the dispatch primitive between them: written
+/// before a `DispatchGroup.leave()` (or a semaphore's `signal()`) and read after the matching `wait()`,
+/// which orders the write before the read; never accessed concurrently otherwise.
+private final class HandOff<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
 }

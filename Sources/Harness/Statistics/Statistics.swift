@@ -5,4 +5,11 @@ package enum Statistics {
         let s = values.sorted()
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
+
+    /// The `p` quantile of sorted values, interpolated between the two nearest ranks.
+    package static func quantile(sorted s: [Double], _ p: Double) -> Double {
+        let rank = p * Double(s.count - 1)
+        let lo = Int(rank.rounded(.down)), hi = min(lo + 1, s.count - 1)
+        return s[lo] + (s[hi] - s[lo]) * (rank - Double(lo))
+    }
 }

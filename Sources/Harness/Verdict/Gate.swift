@@ -214,6 +214,7 @@ package enum Gate {
                                              options: Options) throws {
         guard let bs = baseline.run?.settings else { return }
         var notes: [String] = []
+        try refuseEarlierPasses(bs, planned, options: options)
         try refuseDifferences(zip(bs.compared, planned.compared).filter { !unknown.contains($0.0.name) }.map { ($0.0.name, $0.0.value, $0.1.value) },
                               what: "setting", refusal: "runs made with different settings", fix: "rerun with the baseline's settings",
                               options: options, notes: &notes)
@@ -227,6 +228,7 @@ package enum Gate {
             notes.append("the \(b.run == nil ? "baseline" : "current") results record no run settings (schema 1): settings not compared")
             return
         }
+        try refuseEarlierPasses(bs, cs, options: options)
         try refuseDifferences(zip(bs.compared, cs.compared).map { ($0.0.name, $0.0.value, $0.1.value) }, what: "setting",
                               refusal: "runs made with different settings", fix: "rerun with the baseline's settings", options: options, notes: &notes)
     }
@@ -261,8 +263,11 @@ package enum Gate {
         }
         // Tier 3: wall clock, statistical with a minimum effect.
         if options.wallClock != .off {
-            out.append(compareWallClock(row, b, c, options: options))
+            var wall = compareWallClock(row, b, c, options: options)
+            wall.note += flaggedNote(b, c)
+            out.append(wall)
         }
+        if let cold = compareCold(row, b, c) { out.append(cold) }
         return out
     }
 

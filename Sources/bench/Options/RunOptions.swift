@@ -51,7 +51,20 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Events timed one at a time per strategy, for single-event percentiles (0: skip).")
     var latencyEvents = 100_000
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Each timed pass replays the row's events as many whole times as makes it last at least S seconds (like Go's -benchtime; 0: once).", valueName: "S"))
+    var passSeconds = RunConfiguration.defaultPassSeconds
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Untimed replay of a row's own events just before each timed pass, S seconds (0: none), so a pass does not start in the caches the row before it left.", valueName: "S"))
+    var warmupSeconds = RunConfiguration.defaultWarmupSeconds
+
+    @Option(parsing: .unconditional, help: "Events timed one at a time per strategy after evicting the caches before each (an app's event arriving seconds after the last; 0: skip).")
+    var coldEvents = RunConfiguration.defaultColdEvents
+
     func validate() throws {
+        for (name, value) in [("--pass-seconds", passSeconds), ("--warmup-seconds", warmupSeconds)] {
+            guard value.isFinite, value >= 0, value <= 600 else { throw ValidationError("\(name) takes 0 to 600 seconds, got \(value)") }
+        }
+        try Limits.check("--cold-events", coldEvents, 0...1_000_000)
         guard repetitions >= 1, repetitions <= 1000 else { throw ValidationError("--repetitions takes 1 to 1000, got \(repetitions)") }
         try Limits.check("--batch-size", batchSize, 1...Limits.maxBatchSize)
         if let referenceEvents { try Limits.check("--reference-events", referenceEvents, 1...Limits.maxEvents) }
@@ -91,6 +104,7 @@ struct RunOptions: ParsableArguments {
             input = .generated(spec)
         case .files(var files):
             files.lineLimit = trim ? Self.debugEvents : events
+            files.limitAsked = events != nil
             input = .files(files)
         }
         if trim {
@@ -119,6 +133,9 @@ struct RunOptions: ParsableArguments {
         config.showProgress = true
         config.repetitions = repetitions
         config.latencyEvents = latencyEvents
+        config.passSeconds = passSeconds
+        config.warmupSeconds = warmupSeconds
+        config.coldEvents = coldEvents
         config.label = label
         return config
     }

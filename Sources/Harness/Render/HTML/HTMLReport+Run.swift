@@ -13,8 +13,8 @@ extension HTMLReport {
         let (columns, cells) = r.shownTable()
         s += "<h3>Results</h3>\n<div class=\"scroll\"><table class=\"results\">\n<tr>" + columns.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
         for row in cells { s += "<tr>" + row.map { "<td>\(Self.escape($0))</td>" }.joined() + "</tr>\n" }
-        s += "</table></div>\n<p class=\"meta\">\(Self.escape(RunReport.legend(r.results.compactMap(\.latencyNs).first)))</p>\n"
-        for line in r.repetitionSpreadLines() { s += "<p class=\"\(line.hasPrefix("note:") ? "warning" : "meta")\">\(Self.escape(line))</p>\n" }
+        s += "</table></div>\n<p class=\"meta\">\(Self.escape(r.legend))</p>\n"
+        for line in r.repetitionSpreadLines() + r.passLines() { s += "<p class=\"\(line.hasPrefix("note:") || PassFigures.Flag.allCases.contains { line.hasPrefix($0.letter + " = ") } ? "warning" : "meta")\">\(Self.escape(line))</p>\n" }
         s += "<h3>Cost per event</h3>\n" + BarChart(report: r).svg()
         s += latencyChart(r)
         s += memorySection(r)
@@ -27,12 +27,15 @@ extension HTMLReport {
         let rows = r.results.filter { $0.latencyNs != nil }
         guard !rows.isEmpty else { return "<h3>Single-event latency</h3>\n<p class=\"meta\">Not measured in this run (--latency-events 0, or only threaded and published rows).</p>\n" }
         let names = ["p50", "p90", "p99", "p99.9", "max"]
-        let series = rows.enumerated().map { k, row -> LineChart.Series in
-            let l = row.latencyNs!
-            return LineChart.Series(name: row.strategy, color: LineChart.color(row.strategy, index: k),
-                                    points: [l.p50, l.p90, l.p99, l.p999, l.max].enumerated().map { (Double($0.offset), $0.element) })
+        func points(_ l: EventLatency) -> [(Double, Double)] { [l.p50, l.p90, l.p99, l.p999, l.max].enumerated().map { (Double($0.offset), $0.element) } }
+        var series = rows.enumerated().map { k, row in
+            LineChart.Series(name: row.strategy, color: LineChart.color(row.strategy, index: k), points: points(row.latencyNs!))
         }
-        let chart = LineChart(title: "single events timed alone: percentiles (log scale)", xLabel: "percentile of events",
+        // Cold events beside warm ones, in the row's colour.
+        series += rows.enumerated().compactMap { k, row in
+            row.coldLatencyNs.map { LineChart.Series(name: row.strategy + " (cold)", color: LineChart.color(row.strategy, index: k), points: points($0)) }
+        }
+        let chart = LineChart(title: "single events timed alone, warm and cold: percentiles (log scale)", xLabel: "percentile of events",
                               yLabel: "ns per event", series: series, categories: names)
         return "<h3>Single-event latency</h3>\n" + chart.svg(standalone: false)
     }
