@@ -16,26 +16,6 @@ package struct EventLatency: Codable, Sendable, Equatable {
     /// Cold measurements only: the bytes read between events to evict the caches (nil: a warm pass).
     package var evictedBytes: Int?
 
-    /// Times `count` events spread evenly over the first `of` events one at a time, each after
-    /// `eviction` has displaced the caches: the cost of an event that arrives with the caches full of
-    /// other work (docs/harness.md). No warm pass: every event is as cold as the one before it.
-    static func measureCold(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, of events: Int,
-                            clock: CycleClock, eviction: CacheEviction) -> EventLatency {
-        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
-        var recorded = 0
-        for k in 0..<count {
-            let i = k * events / count
-            eviction.evict()
-            let t0 = CycleClock.begin()
-            matcher.match(i, in: view, scratch: scratch)
-            let t1 = CycleClock.end()
-            if histogram.record(clock.sample(t1 &- t0)) { recorded += 1 }
-        }
-        var cold = summary(histogram, recorded: recorded, clock: clock)
-        cold.evictedBytes = eviction.bytes
-        return cold
-    }
-
     /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
     /// after one untimed pass over them.
     static func measure(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, clock: CycleClock) -> EventLatency {

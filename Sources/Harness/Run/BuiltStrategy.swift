@@ -10,8 +10,6 @@ struct BuiltStrategy {
     let count: Int
     let memory: MemoryFigures
     let latency: EventLatency?
-    /// Single events each timed after the caches were evicted (nil without `--cold-events`).
-    let coldLatency: EventLatency?
     /// Its matches over the first `referenceEvents` events, for the cross-check.
     let prefix: MatchChecksum
     /// The scratches the prefix and latency passes used: a foreign matcher's ABI faults are counted in them.
@@ -21,7 +19,7 @@ struct BuiltStrategy {
 
     var name: String { strategy.name }
 
-    init(_ strategy: StrategyRegistry.Strategy, input: LoadedInput, configuration: RunConfiguration, clock: CycleClock, eviction: CacheEviction? = nil) throws {
+    init(_ strategy: StrategyRegistry.Strategy, input: LoadedInput, configuration: RunConfiguration, clock: CycleClock) throws {
         self.strategy = strategy
         let events = input.events
         let referenceEvents = min(configuration.referenceEvents, events.count)
@@ -44,14 +42,6 @@ struct BuiltStrategy {
         let latencyCount = min(configuration.latencyEvents, count)
         latency = latencyCount == 0 ? nil : events.withView { view in
             EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock)
-        }
-        let coldCount = min(configuration.coldEvents, count), replayed = count
-        if let eviction, coldCount > 0 {
-            coldLatency = events.withView { view in
-                EventLatency.measureCold(matcher, view: view, scratch: latencyScratch, count: coldCount, of: replayed, clock: clock, eviction: eviction)
-            }
-        } else {
-            coldLatency = nil
         }
         let prefixScratch = matcher.makeScratch(for: events)
         prefix = events.withView { ReplayLoop.checksum(matcher, $0, 0..<referenceEvents, prefixScratch) }

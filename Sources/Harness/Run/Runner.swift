@@ -32,15 +32,20 @@ package final class Runner {
         var rows: [TimedRow] = []
         for strategy in strategies {
             progress.note("building \(strategy.name); its single-event and allocation passes")
-            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock, eviction: eviction)
+            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
             afterBuild[b.name] = b.gaugesAfterBuild
             built.append(b)
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
         }
+        var cold: [String: EventLatency] = [:]
+        if let eviction {
+            progress.note("timing \(configuration.coldEvents) cold events per strategy, each after reading \(eviction.bytes >> 20) MB")
+            cold = try ColdPass.measure(built, events: input.events, count: configuration.coldEvents, clock: clock, eviction: eviction)
+        }
         progress.note("timing \(rows.count) row\(rows.count == 1 ? "" : "s") × \(configuration.repetitions) repetition\(configuration.repetitions == 1 ? "" : "s")")
         try time(rows)
         progress.note("checking that every strategy matched alike")
-        let measured = try rows.map { try $0.measured(configuration: configuration) }
+        let measured = try rows.map { try $0.measured(configuration: configuration, cold: cold[$0.key.strategy]) }
         try CrossCheck.strategiesAgree(built: built, rows: measured, input: input, configuration: configuration, progress: progress)
         var results = ResultRows.assemble(measured)
         // Asked after the run, so facts a foreign matcher gathers while building are complete.

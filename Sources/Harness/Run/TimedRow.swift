@@ -172,7 +172,8 @@ final class TimedRow {
     }
 
     /// The row as measured over all its repetitions (its ratios come when every row is in).
-    func measured(configuration: RunConfiguration) throws -> MeasuredRow {
+    /// `cold`: the strategy's cold single events (`ColdPass`), given to its plain row.
+    func measured(configuration: RunConfiguration, cold: EventLatency? = nil) throws -> MeasuredRow {
         for w in workers {
             let invalid = w.faults
             if invalid.count > 0 {
@@ -225,7 +226,7 @@ final class TimedRow {
         }
         return MeasuredRow(key: key, matches: MatchFigures(events: count, checksum: checksum, candidates: candidates), timing: timing,
                            memory: built.memory, publishing: publishing, latencyNs: key.isPlain ? built.latency : nil,
-                           coldLatencyNs: key.isPlain ? built.coldLatency : nil, passes: passes)
+                           coldLatencyNs: key.isPlain ? cold : nil, passes: passes)
     }
 }
 
