@@ -160,7 +160,7 @@ extension BuildComparison {
 
         /// `pipedWorkload`: the text of a `--workload` file that is a pipe, which only one run could read;
         /// every run is handed a copy in its place.
-        package init(builds: [String], plugins: [String] = [], input: [String], pipedWorkload: [UInt8]? = nil, strategies: [String], events: Int, repetitions: Int) throws {
+        package init(builds: [String], plugins: [String] = [], input: [String], pipedWorkload: [UInt8]? = nil, strategies: [String], events: Int?, repetitions: Int) throws {
             runs = plugins.isEmpty
                 ? builds.map { ($0, $0, []) }
                 : plugins.map { ($0, builds[0], ["--plugin", $0, "--no-plugin-check"]) }
@@ -171,7 +171,8 @@ extension BuildComparison {
                 try AtomicFile.write(Data(pipedWorkload), to: copy)
                 input[k + 1] = copy
             }
-            arguments = input + ["--strategies", strategies.joined(separator: ","), "--events", String(events), "--repetitions", String(repetitions)]
+            arguments = input + ["--strategies", strategies.joined(separator: ",")] + (events.map { ["--events", String($0)] } ?? [])
+                + ["--repetitions", String(repetitions)]
             reports = runs.map { _ in [] }
             outputs = runs.indices.map { [work] in work.file("run-\($0).json") }
         }

@@ -45,8 +45,12 @@ struct ABCommand: ParsableCommand {
     @Option(help: "The strategy ratios divide by.")
     var baseline = "floor"
 
-    @Option(parsing: .unconditional, help: "Events per run.")
-    var events = 500_000
+    @Option(parsing: .unconditional, help: "Events per run (a workload: 500000 by default; an event log: every line unless given).")
+    var events: Int?
+
+    /// What each run replays: a workload's event count, or a log's first lines only when asked (a log
+    /// shorter than --events is refused by `bench run`).
+    var runEvents: Int? { events ?? (input.eventLog == nil ? 500_000 : nil) }
 
     @Option(parsing: .unconditional, help: "Interleaved repetitions per run.")
     var repetitions = 8
@@ -79,7 +83,7 @@ struct ABCommand: ParsableCommand {
         for (option, path) in [("--corpus", input.corpus), ("--event-log", input.eventLog)] {
             if let path, !FileManager.default.isReadableFile(atPath: path) { throw ValidationError("\(option) \(path): no such readable file") }
         }
-        try Limits.check("--events", events, 1...Limits.maxEvents)
+        if let events { try Limits.check("--events", events, 1...Limits.maxEvents) }
         try Limits.check("--repetitions", repetitions, 1...1000)
         try Limits.check("--rounds", rounds, 1...1000)
         try OutputPaths.refuseOverwriting(outputs: [("--json", json)],
@@ -129,7 +133,7 @@ struct ABCommand: ParsableCommand {
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
             let runs = try BuildComparison.Rounds(builds: plugins.isEmpty ? builds : [own], plugins: plugins,
                                                   input: input.arguments(defaultWorkload: "braze-typical-200"), pipedWorkload: input.pipedWorkloadText(),
-                                                  strategies: names, events: events, repetitions: repetitions)
+                                                  strategies: names, events: runEvents, repetitions: repetitions)
             var settings = ABDecision.Settings(baseline: baseline, deciding: failIfSlower, initialRounds: rounds, maxSeconds: maxSeconds)
             settings.minimumEffect = minimumEffect
             settings.tolerance = passTolerance
@@ -142,7 +146,7 @@ struct ABCommand: ParsableCommand {
             throw ExitCode(Exit.regression)
         }
         progress.note("")
-        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(decision.rounds) runs per build of \(repetitions) repetitions × \(input.eventLog == nil ? "\(events) events" : "up to \(events) lines"), alternating")
+        try TextOutput.printLine("\(input.corpus.map { "corpus \($0), event log \(input.eventLog!)" } ?? "workload \(input.workloadName(or: "braze-typical-200"))") · \(decision.rounds) runs per build of \(repetitions) repetitions × \(runEvents.map { input.eventLog == nil ? "\($0) events" : "the first \($0) lines" } ?? "every line"), alternating")
         try TextOutput.printLine(comparison.table(baseline: baseline))
         for line in decision.lines() { try TextOutput.printLine(line) }
         try output?.commit(with: decision.json())

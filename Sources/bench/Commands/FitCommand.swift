@@ -104,6 +104,7 @@ struct FitCommand: ParsableCommand {
                 c.strategies = try strategies.map(RunStrategy.builtIn)
                 c.repetitions = 1
                 c.latencyEvents = 0
+                c.coldEvents = 0
                 c.showProgress = true
                 c.progressPrefix = "round \(round)/\(repetitions), \(side)"
                 return c

@@ -31,7 +31,7 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "With --publish-every-ms: the writer publishes a delta of N triggers (half replaced by edited copies and back, half added and removed) instead of a rebuilt set; compiled and predicate-index apply it, the other strategies rebuild.")
     var deltaTriggers: Int?
 
-    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines.")
+    @Option(parsing: .unconditional, help: "Override the workload's event count; with --event-log, replay its first N lines (refused when it has fewer: a timed pass replays a short log as often as --pass-seconds needs).")
     var events: Int?
 
     @Option(parsing: .unconditional, help: "Events replayed by the slow `reference` strategy (the prefix all others are checked against; default 50000, fewer with plugins when the oracle would need over a minute).")
