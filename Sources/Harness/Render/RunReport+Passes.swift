@@ -33,12 +33,15 @@ extension RunReport {
         guard !timed.isEmpty else { return [] }
         var lines: [String] = []
         if let st = run?.settings, let pass = st.passSeconds, let warm = st.warmupSeconds {
-            lines.append("passes: each came after \(Self.seconds(warm)) of its own row's untimed warm-up (--warmup-seconds) and replayed the row's events `loops` times to last about \(Self.seconds(pass)) (--pass-seconds)"
+            let warmUp = warm > 0 ? "came after \(Self.seconds(warm)) of its own row's untimed warm-up (--warmup-seconds)" : "had no warm-up before it (--warmup-seconds 0)"
+            let length = pass > 0 ? "replayed the row's events `loops` times to last about \(Self.seconds(pass)), or once when one replay takes longer (--pass-seconds)" : "replayed the row's events once (--pass-seconds 0)"
+            lines.append("passes: each \(warmUp) and \(length)"
                          + (results.compactMap(\.latencyNs).first.map { "; timer \(Self.timerText($0)), measured once at the start of the run" } ?? ""))
         }
         lines.append("outliers among the timed batches (Tukey's fences; mild beyond 1.5 IQR, severe beyond 3): " + timed.map { r in
             let o = r.passes!.outliers
-            return "\(r.key.label) " + (o.total == 0 ? "none" : String(format: "%.1f %% mild, %.1f %% severe", Double(o.total - o.severe) * 100 / Double(max(o.samples, 1)), Double(o.severe) * 100 / Double(max(o.samples, 1))))
+            let share = { (n: Int) in Double(n) * 100 / Double(max(o.samples, 1)) }
+            return "\(r.key.label) " + (o.total == 0 ? "none" : String(format: "%.1f %% mild, %.1f %% severe slow, %.1f %% severe fast", share(o.total - o.severe), share(o.highSevere), share(o.lowSevere)))
                 + " of \(o.samples)"
         }.joined(separator: "; "))
         for flag in PassFigures.Flag.allCases {
@@ -54,9 +57,9 @@ extension RunReport {
         switch flag {
         case .preempted:
             let switches = p.involuntarySwitches.isEmpty ? 0 : Double(p.involuntarySwitches.reduce(0, +)) / Double(p.involuntarySwitches.count)
-            return String(format: " (CPU %.0f %% of wall, %.0f involuntary context switches per pass)", p.cpuShare * 100, switches)
+            return String(format: " (CPU %.1f %% of wall, %.0f involuntary context switches per pass)", p.cpuShare * 100, switches)
         case .outliers:
-            return String(format: " (%.1f %% severe)", Double(p.outliers.highSevere) * 100 / Double(max(p.outliers.samples, 1)))
+            return String(format: " (%.1f %% severe slow)", Double(p.outliers.highSevere) * 100 / Double(max(p.outliers.samples, 1)))
         case .short:
             return String(format: " (%.2f ms)", (p.seconds.min() ?? 0) * 1000)
         case .wide:

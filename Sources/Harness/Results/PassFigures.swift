@@ -56,7 +56,7 @@ package struct PassFigures: Codable, Sendable, Equatable {
         package var meaning: String {
             switch self {
             case .preempted: "preempted: the readers were off the CPU for over \(Int(PassFigures.preemptedShare * 100)) % of the passes"
-            case .outliers: "outliers: over \(Int(PassFigures.outlierShare * 100)) % of the batches beyond Q3 + 3 IQR"
+            case .outliers: "outliers: over \(Int(PassFigures.outlierShare * 100)) % of the batches severely slow (beyond Q3 + 3 IQR)"
             case .short: "short: a pass under \(Int(PassFigures.shortPass * 1000)) ms, too short to time (raise --pass-seconds)"
             case .wide: "wide: the mean's 95 % interval is wider than ±\(Int(PassFigures.wideSpread * 100)) %, so smaller differences are noise (more --repetitions narrow it)"
             }
@@ -71,7 +71,9 @@ package struct PassFigures: Codable, Sendable, Equatable {
     /// The flags these figures earn, with the mean and its interval (`interval`) for the spread.
     package static func flags(cpuShare: Double, outliers: OutlierCounts, seconds: [Double], mean: Double, interval: [Double]?) -> [String] {
         var out: [Flag] = []
-        if cpuShare < 1 - preemptedShare { out.append(.preempted) }
+        // A pass too short to time is too short for its CPU share too (the clock reads around it count).
+        let long = (seconds.min() ?? 0) >= shortPass
+        if long, cpuShare < 1 - preemptedShare { out.append(.preempted) }
         if outliers.samples > 0, Double(outliers.highSevere) / Double(outliers.samples) > outlierShare { out.append(.outliers) }
         if let shortest = seconds.min(), shortest < shortPass { out.append(.short) }
         if let interval, interval.count == 2, mean > 0, (interval[1] - interval[0]) / 2 > wideSpread * mean { out.append(.wide) }

@@ -17,7 +17,8 @@ final class ReaderWorker: @unchecked Sendable {
     /// Each timed batch's ns per event, in order over every pass (capacity reserved before a pass, so
     /// recording never allocates in the timed region), for telling disturbed batches from costly ones.
     private(set) var batchTimes: [Float] = []
-    /// Batches in one replay of the slice: batch k of any pass replays the events of batch k % this.
+    /// Batches in one replay of the slice: batch k of any pass replays the events of batch k % this
+    /// (1 when a batch holds several whole replays of a short slice).
     var batchesPerLoop = 1
     /// At most this many batch times are kept (16 MB); later ones go only into the histogram.
     static let maxBatchTimes = 1 << 22
@@ -87,8 +88,9 @@ final class ReaderWorker: @unchecked Sendable {
 
     /// Replays the slice `loops` times in batches; each batch's time divided by its size is one
     /// histogram sample (in picoseconds per event), since timing each event alone would cost more than
-    /// matching it. Batches never span two loops, so each loop's matches are summed apart: every loop
-    /// must match like the first (`unequalLoops`), and `checksum` and `candidates` are one loop's.
+    /// matching it. A batch never holds part of two loops (it is part of one, or several whole ones), so
+    /// each loop's matches are summed apart: every loop must match like the first (`unequalLoops`),
+    /// and `checksum` and `candidates` are one loop's.
     /// `slowdown`: a fraction of each batch's time to busy-wait inside the timed region (calibration).
     func run(source: PublishedMatcher, batchSize: Int, loops: Int = 1, slowdown: Double = 0, counter: ProgressCounter, progress: (() -> Void)?) {
         let usageStart = ThreadUsage.now()
@@ -99,8 +101,13 @@ final class ReaderWorker: @unchecked Sendable {
         unequalLoops = 0
         // Decided once: a matcher with a batch entry point (a plugin's `match_batch`) is handed whole batches.
         let batching = source.plain as? BatchMatching
-        batchesPerLoop = max(1, (range.count + batchSize - 1) / batchSize)
-        let kept = min(batchesPerLoop * loops, Self.maxBatchTimes - batchTimes.count)
+        // A slice shorter than a batch is timed several whole replays to a batch, so a batch's clock
+        // reads and bookkeeping stay a small part of what it times.
+        let slice = range.count
+        let group = slice == 0 || slice >= batchSize ? 1 : batchSize / slice
+        batchesPerLoop = group > 1 ? 1 : max(1, (slice + batchSize - 1) / batchSize)
+        let batchesPerPass = group > 1 ? (loops + group - 1) / group : batchesPerLoop * loops
+        let kept = min(batchesPerPass, Self.maxBatchTimes - batchTimes.count)
         if kept > 0 { batchTimes.reserveCapacity(batchTimes.count + kept) }
         let keepUntil = batchTimes.count + max(kept, 0)
         events.withView { view in
@@ -108,50 +115,73 @@ final class ReaderWorker: @unchecked Sendable {
             var seenVersion = reader.current().version
             adopt(reader.current().matcher)
             var batches = 0, unreported = 0
-            for loop in 0..<loops {
-                // A local checksum: a class property would pay a dynamic exclusivity check per match.
-                var sum = MatchChecksum()
-                var i = range.lowerBound
-                while i < range.upperBound {
-                    let stop = min(i + batchSize, range.upperBound)
-                    let t0 = Clock.now()
-                    if source.publication == .none {
-                        if let batching {
-                            batching.matchBatch(i..<stop, in: view, scratch: scratch, into: &sum)
-                        } else {
-                            sum = replay(source.plain, view, i..<stop, sum)
-                        }
+            // Matches events `i..<stop` into `sum`; with publication, each with the newest snapshot:
+            // before every event the reader checks the version, and a published set is used from the
+            // next event on.
+            func span(_ i: Int, _ stop: Int, _ sum: inout MatchChecksum) {
+                if source.publication == .none {
+                    if let batching {
+                        batching.matchBatch(i..<stop, in: view, scratch: scratch, into: &sum)
                     } else {
-                        // Each event is matched with the newest snapshot: before every event the reader checks
-                        // the version, and a published set is used from the next event on.
-                        var e = i
-                        while e < stop {
-                            let snapshot = reader.current()
-                            if snapshot.version != seenVersion {
-                                seenVersion = snapshot.version
-                                adopt(snapshot.matcher)
-                            }
-                            (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
+                        sum = replay(source.plain, view, i..<stop, sum)
+                    }
+                } else {
+                    var e = i
+                    while e < stop {
+                        let snapshot = reader.current()
+                        if snapshot.version != seenVersion {
+                            seenVersion = snapshot.version
+                            adopt(snapshot.matcher)
                         }
-                    }
-                    var t1 = Clock.now()
-                    if slowdown > 0 {
-                        // Busy, not asleep: the added time behaves like matching work on a shared CPU.
-                        let until = t1 &+ UInt64(Double(t1 &- t0) * slowdown)
-                        while t1 < until { t1 = Clock.now() }
-                    }
-                    _ = histogram.record((t1 &- t0) &* 1000 / UInt64(stop - i))
-                    if batchTimes.count < keepUntil { batchTimes.append(Float(t1 &- t0) / Float(stop - i)) }
-                    unreported += stop - i
-                    i = stop
-                    batches += 1
-                    if batches & 255 == 0 {
-                        counter.add(unreported)
-                        unreported = 0
-                        progress?()
+                        (e, sum) = replayWhileCurrent(snapshot.matcher, view, e, stop, reader, sum)
                     }
                 }
+            }
+            func ended(_ loop: Int, _ sum: MatchChecksum) {
                 if loop == 0 { first = sum } else if sum != first { unequalLoops += 1 }
+            }
+            func record(since t0: UInt64, events n: Int) {
+                var t1 = Clock.now()
+                if slowdown > 0 {
+                    // Busy, not asleep: the added time behaves like matching work on a shared CPU.
+                    let until = t1 &+ UInt64(Double(t1 &- t0) * slowdown)
+                    while t1 < until { t1 = Clock.now() }
+                }
+                _ = histogram.record((t1 &- t0) &* 1000 / UInt64(n))
+                if batchTimes.count < keepUntil { batchTimes.append(Float(t1 &- t0) / Float(n)) }
+                unreported += n
+                batches += 1
+                if batches & 255 == 0 {
+                    counter.add(unreported)
+                    unreported = 0
+                    progress?()
+                }
+            }
+            var loop = 0
+            while loop < loops {
+                if group == 1 {
+                    // A local checksum: a class property would pay a dynamic exclusivity check per match.
+                    var sum = MatchChecksum()
+                    var i = range.lowerBound
+                    while i < range.upperBound {
+                        let stop = min(i + batchSize, range.upperBound)
+                        let t0 = Clock.now()
+                        span(i, stop, &sum)
+                        record(since: t0, events: stop - i)
+                        i = stop
+                    }
+                    ended(loop, sum)
+                    loop += 1
+                } else {
+                    let end = min(loop + group, loops), t0 = Clock.now()
+                    for l in loop..<end {
+                        var sum = MatchChecksum()
+                        span(range.lowerBound, range.upperBound, &sum)
+                        ended(l, sum)
+                    }
+                    record(since: t0, events: (end - loop) * slice)
+                    loop = end
+                }
             }
         }
         checksum = first

@@ -19,7 +19,6 @@ package final class Runner {
         // Progress, not a warning line: the table says it too, under its header.
         for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
-        let eviction = configuration.coldEvents > 0 ? CacheEviction(bytes: CacheEviction.defaultBytes) : nil
         let input = try LoadedInput.load(configuration.input, progress: progress)
         if let budget = configuration.referenceBudgetSeconds, !configuration.foreignOrigins.isEmpty {
             configuration.referenceEvents = ReferenceBudget.fit(input, requested: configuration.referenceEvents, seconds: budget,
@@ -38,9 +37,12 @@ package final class Runner {
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }
         }
         var cold: [String: EventLatency] = [:]
-        if let eviction {
-            progress.note("timing \(configuration.coldEvents) cold events per strategy, each after reading \(eviction.bytes >> 20) MB")
-            cold = try ColdPass.measure(built, events: input.events, count: configuration.coldEvents, clock: clock, eviction: eviction)
+        // Only a plain row shows them; the buffer is mapped only when some strategy has one.
+        let coldBuilt = built.filter { b in configuration.rowKeys(b.name).contains(where: \.isPlain) }
+        if configuration.coldEvents > 0, !coldBuilt.isEmpty, let eviction = CacheEviction(bytes: CacheEviction.defaultBytes) {
+            let most = min(configuration.coldEvents, coldBuilt.map(\.count).max() ?? 0)
+            progress.note("timing \(most) cold events per strategy, each after reading \(eviction.bytes >> 20) MB")
+            cold = try ColdPass.measure(coldBuilt, events: input.events, count: configuration.coldEvents, clock: clock, eviction: eviction)
         }
         progress.note("timing \(rows.count) row\(rows.count == 1 ? "" : "s") × \(configuration.repetitions) repetition\(configuration.repetitions == 1 ? "" : "s")")
         try time(rows)

@@ -208,7 +208,9 @@ final class TimedRow {
             perThreadEventsPerSecond: key.threads > 1 ? workers.map { Double($0.range.count * loops) / $0.wallSeconds } : nil,
             nsPerEventSamples: repetitions > 1 ? samples : nil,
             meanCi95: Bootstrap.interval(samples, statistic: Bootstrap.mean))
-        let cpuShare = wallSeconds > 0 ? min(1, cpu / (wallSeconds * Double(workers.count))) : 1
+        // Readers given no events (more threads than events) idle by design, not by preemption.
+        let busy = max(1, workers.filter { !$0.range.isEmpty }.count)
+        let cpuShare = wallSeconds > 0 ? min(1, cpu / (wallSeconds * Double(busy))) : 1
         let outliers = OutlierCounts.classify(workers.flatMap { $0.disturbance() })
         let passes = PassFigures(
             loops: loops, eventsPerPass: count * loops, warmupSeconds: warmupSeconds / Double(max(passDurations.count, 1)), seconds: passDurations,

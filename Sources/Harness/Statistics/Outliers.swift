@@ -15,11 +15,15 @@ package struct OutlierCounts: Codable, Sendable, Equatable {
     package var total: Int { lowSevere + lowMild + highMild + highSevere }
     package var severe: Int { lowSevere + highSevere }
 
+    static let leastSpread = 0.01
+
     package static func classify(_ values: [Double]) -> OutlierCounts {
         guard values.count >= 4 else { return OutlierCounts(samples: values.count) }
         let sorted = values.sorted()
         let q1 = Statistics.quantile(sorted: sorted, 0.25), q3 = Statistics.quantile(sorted: sorted, 0.75)
-        let iqr = q3 - q1
+        // An interquartile range under 1 % of the middle is taken as 1 %: batches all timed to the
+        // clock's step would otherwise make every value off the median a severe outlier.
+        let iqr = max(q3 - q1, leastSpread * abs(q1 + q3) / 2)
         var c = OutlierCounts(samples: values.count)
         for v in sorted {
             if v < q1 - 3 * iqr { c.lowSevere += 1 } else if v < q1 - 1.5 * iqr { c.lowMild += 1 }

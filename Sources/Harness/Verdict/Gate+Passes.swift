@@ -5,12 +5,12 @@ import Foundation
 extension Gate {
     /// The settings a results file of an earlier build lacks because it timed fixed counts of events
     /// with no warm-up before each pass: its means are not comparable with a run of this build.
-    static let passSettings = ["warmup_seconds", "pass_seconds", "cold_events"]
+    static let passSettings = ["warmup_seconds", "pass_seconds"]
 
     /// Refuses, with the one fix, a baseline whose passes were timed the earlier way (unless
     /// `--allow-difference` names those settings).
     static func refuseEarlierPasses(_ b: RunMetadata.Settings, _ c: RunMetadata.Settings, options: Options) throws {
-        guard b.passSeconds == nil, c.passSeconds != nil,
+        guard b.passSeconds == nil, (c.passSeconds ?? 0) > 0 || (c.warmupSeconds ?? 0) > 0,
               !options.allowedDifferences.contains("all"), !passSettings.allSatisfy(options.allowedDifferences.contains) else { return }
         throw Refusal(description: "refusing to compare: the baseline was timed before warm, time-targeted passes (its settings have no warmup_seconds or pass_seconds), so its means were measured another way; record it again with this build (bench gate … --update), or pass --allow-difference \(passSettings.joined(separator: ","))")
     }

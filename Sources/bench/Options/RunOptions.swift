@@ -51,7 +51,7 @@ struct RunOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Events timed one at a time per strategy, for single-event percentiles (0: skip).")
     var latencyEvents = 100_000
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Each timed pass replays the row's events as many whole times as makes it last at least S seconds (like Go's -benchtime; 0: once).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Each timed pass replays the row's events as many whole times as makes it last about S seconds, or once when one replay takes longer (like Go's -benchtime; 0: once).", valueName: "S"))
     var passSeconds = RunConfiguration.defaultPassSeconds
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Untimed replay of a row's own events just before each timed pass, S seconds (0: none), so a pass does not start in the caches the row before it left.", valueName: "S"))
