@@ -19,7 +19,7 @@ package struct EventLatency: Codable, Sendable, Equatable {
     /// Times `count` events of `view` through `matcher` one at a time (1 thread, no publication),
     /// after one untimed pass over them.
     static func measure(_ matcher: some Matcher, view: EventView, scratch: MatchScratch, count: Int, clock: CycleClock) -> EventLatency {
-        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
+        var histogram = emptyHistogram()
         ReplayLoop.matchOnly(matcher, view, 0..<count, scratch)
         var recorded = 0
         for i in 0..<count {
@@ -29,6 +29,11 @@ package struct EventLatency: Codable, Sendable, Equatable {
             if histogram.record(clock.sample(t1 &- t0)) { recorded += 1 }
         }
         return summary(histogram, recorded: recorded, clock: clock)
+    }
+
+    /// Ticks per event, up to 2^50 (a reading that went backwards lands beyond it and is not recorded).
+    static func emptyHistogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three)
     }
 
     static func summary(_ histogram: Histogram<UInt64>, recorded: Int, clock: CycleClock) -> EventLatency {

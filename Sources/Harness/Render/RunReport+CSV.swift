@@ -31,7 +31,7 @@ extension RunReport {
                 cell(r.ratios.ratioToFloor), cell(r.ratios.ratioToFloorCi95?.first), cell(r.ratios.ratioToFloorCi95?.last),
                 quoted(run?.commit ?? ""), quoted(run?.timestamp ?? ""),
                 cell(r.coldLatencyNs?.p50), cell(r.coldLatencyNs?.p90), cell(r.coldLatencyNs?.p99), cell(r.passes?.loops), cell(r.passes?.cpuShare),
-                cell(r.passes.map { p in p.involuntarySwitches.isEmpty ? 0 : Double(p.involuntarySwitches.reduce(0, +)) / Double(p.involuntarySwitches.count) }),
+                cell(r.passes?.involuntarySwitchesPerPass),
                 cell(r.passes?.outliers.severe), quoted(r.passes?.flags.joined(separator: " ") ?? ""),
             ]
             lines.append(fields.joined(separator: ","))

@@ -56,8 +56,7 @@ extension RunReport {
         let p = r.passes!
         switch flag {
         case .preempted:
-            let switches = p.involuntarySwitches.isEmpty ? 0 : Double(p.involuntarySwitches.reduce(0, +)) / Double(p.involuntarySwitches.count)
-            return String(format: " (CPU %.1f %% of wall, %.0f involuntary context switches per pass)", p.cpuShare * 100, switches)
+            return String(format: " (CPU %.1f %% of wall, %.0f involuntary context switches per pass)", p.cpuShare * 100, p.involuntarySwitchesPerPass)
         case .outliers:
             return String(format: " (%.1f %% severe slow)", Double(p.outliers.highSevere) * 100 / Double(max(p.outliers.samples, 1)))
         case .short:

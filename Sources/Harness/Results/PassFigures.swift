@@ -15,6 +15,10 @@ package struct PassFigures: Codable, Sendable, Equatable {
     package var cpuShare: Double
     /// Involuntary context switches of the reader threads in each repetition's pass (`getrusage`).
     package var involuntarySwitches: [Int]
+    /// The mean of `involuntarySwitches` (0 with no passes).
+    package var involuntarySwitchesPerPass: Double {
+        involuntarySwitches.isEmpty ? 0 : Double(involuntarySwitches.reduce(0, +)) / Double(involuntarySwitches.count)
+    }
     /// The timed batches outside Tukey's fences.
     package var outliers: OutlierCounts
     /// What makes this row's mean doubtful, by name (`Flag`); empty when nothing does.

@@ -12,7 +12,7 @@ enum ColdPass {
                         eviction: CacheEviction) throws -> [String: EventLatency] {
         guard count > 0 else { return [:] }
         let scratches = built.map { $0.matcher.makeScratch(for: events) }
-        var histograms = built.map { _ in Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1 << 50, numberOfSignificantValueDigits: .three) }
+        var histograms = built.map { _ in EventLatency.emptyHistogram() }
         var recorded = built.map { _ in 0 }
         let counts = built.map { min(count, $0.count) }
         events.withView { view in
