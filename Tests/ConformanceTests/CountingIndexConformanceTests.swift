@@ -10,8 +10,8 @@ import XCTest
 final class CountingIndexConformanceTests: XCTestCase {
     func testCountedBucketsAgreeWithEveryConformanceCase() throws {
         let variants: [(String, @Sendable (TriggerSet, Vocabulary) -> any Matcher)] = [
-            ("counted", { PredicateIndexMatcher($0, vocabulary: $1, crowdThreshold: .max, countThreshold: 1) }),
-            ("crowds and counted", { PredicateIndexMatcher($0, vocabulary: $1, crowdThreshold: 4, countThreshold: 1) }),
+            ("counted", { PredicateIndexMatcher($0, vocabulary: $1, thresholds: .init(crowd: .max, counted: 1)) }),
+            ("crowds and counted", { PredicateIndexMatcher($0, vocabulary: $1, thresholds: .init(crowd: 4, counted: 1)) }),
         ]
         let root = ConformanceTests.root.path
         let cases = try Conformance.cases(in: root)

@@ -47,8 +47,8 @@ final class DifferentialTests: XCTestCase {
         // And with every bucket counted (`CountingIndex`, by default only buckets of 256 or more).
         let names = strategies.map(\.name) + ["predicate-index (every bucket of 4 or more indexed)", "predicate-index (every bucket counted)"]
         let matchers = try strategies.map { try $0.make(set, vocabulary) } + [
-            PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false),
-            PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1),
+            PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 4, requirePruning: false)),
+            PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: .max, counted: 1)),
         ]
         let scratches = matchers.map { $0.makeScratch(for: events) }
         return events.withView { view -> String? in

@@ -76,7 +76,7 @@ final class AccessSelectivityTests: XCTestCase {
         for line in lines { columns.append(try EventDecoder.decode(line: Array(line.utf8))) }
         let reference = ReferenceMatcher(set)
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
-        XCTAssertEqual((0..<index.buckets.bucketCount).filter { index.crowdOfBucket[$0] >= 0 }.count, 2, "both crowds indexed")
+        XCTAssertEqual((0..<index.buckets.bucketCount).filter { index.plan(of: Int32($0)) == .crowd }.count, 2, "both crowds indexed")
         let scratch = index.makeScratch(for: columns)
         columns.withView { view in
             for i in 0..<view.count {

@@ -38,8 +38,8 @@ final class CompiledSpansTests: XCTestCase {
             // predicate-index uses the same spans; with every span of 4 or more indexed, the copies are indexed too.
             let matchers: [(String, any Matcher)] = [
                 ("compiled", compiled), ("predicate-index", PredicateIndexMatcher(set, vocabulary: vocabulary)),
-                ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 4, requirePruning: false)),
-                ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1)),
+                ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 4, requirePruning: false))),
+                ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: .max, counted: 1))),
             ]
             let reference = ReferenceMatcher(set)
             for (name, matcher) in matchers {

@@ -73,8 +73,8 @@ final class EntryScreenTests: XCTestCase {
         let matchers: [(String, any Matcher)] = [
             ("compiled", CompiledMatcher(set, vocabulary: vocabulary)),
             ("predicate-index", PredicateIndexMatcher(set, vocabulary: vocabulary)),
-            ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)),
-            ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: .max, countThreshold: 1)),
+            ("predicate-index (indexed)", PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 32, requirePruning: false))),
+            ("predicate-index (counted)", PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: .max, counted: 1))),
         ]
         let scratches = matchers.map { $0.1.makeScratch(for: columns) }
         var matched = 0

@@ -57,10 +57,22 @@ final class IntervalCellsTests: XCTestCase {
         XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 100)
     }
 
-    /// Equality-only conditions stay with the crowd index's hash table; a bucket of mixed filters is counted.
+    /// Equality-only conditions stay with the crowd index's hash table, and a bucket whose ranges carry
+    /// an equality on most conditions is not cut either (`IntervalCells.pays`).
     func testOnlyRangeBucketsAreCut() throws {
         let eq = (0..<300).map { #"{"id":"q\#($0)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"a","type":"number","op":"eq","value":\#($0)}]]}]}"# }
-        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(eq.joined(separator: ","))]}"#.utf8))
-        XCTAssertNil(PredicateIndexMatcher(set, vocabulary: Vocabulary(set)).cells)
+        let ranged = (0..<300).map { k in
+            #"{"id":"r\#(k)","conditions":[{"type":"custom_event","event_name":"f","filters":[[{"property":"a","type":"number","op":"gte","value":\#(k)}],"#
+                + #"[{"property":"b","type":"number","op":"eq","value":\#(k % 4)}]]}]}"#
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#((eq + ranged).joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertNil(index.cells)
+        for name in ["e", "f"] {
+            let plan = index.plan(of: index.buckets.customByName[Int(vocabulary.symbols.lookup(name)!)])
+            XCTAssertNotEqual(plan, .cells, name)
+            XCTAssertNotEqual(plan, .scan, name)
+        }
     }
 }

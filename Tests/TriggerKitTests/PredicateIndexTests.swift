@@ -26,7 +26,7 @@ final class PredicateIndexTests: XCTestCase {
             values.append(.int(Int64(k * 10)))
         }
         for v in values { columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["v": v])) }
-        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 32, requirePruning: false))
         XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 0)
     }
 
@@ -98,12 +98,12 @@ final class PredicateIndexTests: XCTestCase {
         }
         func prunes(_ name: String) -> Bool {
             var statistics = AccessStatistics(entries: run(name), of: spans.entries, program: program)
-            return CrowdIndex.prunesEnough(entries: run(name), of: spans.entries, program: program, statistics: &statistics)
+            return CrowdIndex.pays(entries: run(name), of: spans.entries, program: program, statistics: &statistics)
         }
         XCTAssertTrue(prunes("eq"))
         XCTAssertFalse(prunes("res"))
         let matcher = PredicateIndexMatcher(set, vocabulary: vocabulary)
-        let indexed = (0..<buckets.bucketCount).filter { matcher.crowdOfBucket[$0] >= 0 }
+        let indexed = (0..<buckets.bucketCount).filter { matcher.plan(of: Int32($0)) == .crowd }
         XCTAssertEqual(indexed, [Int(buckets.customByName[Int(vocabulary.symbols.lookup("eq")!)])])
     }
 
@@ -165,7 +165,7 @@ final class PredicateIndexTests: XCTestCase {
             (5, ["path": .string("/items/more")]),
         ]
         for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
-        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, crowdThreshold: 32, requirePruning: false)
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 32, requirePruning: false))
         XCTAssertEqual(index.crowds.count, 1)
         guard index.crowds.count == 1 else { return }
         let exact = index.crowds[0].literalExact

@@ -2,9 +2,9 @@
 package protocol LayerableMatcher: DeltaSnapshot {
     associatedtype Snapshot: LayeredSnapshot where Snapshot.Base == Self
     init(_ set: TriggerSet, vocabulary: Vocabulary)
-    /// Room a scratch's candidate list needs (the largest crowd; 0 when nothing is listed).
+    /// Room a scratch's candidate list needs (the largest bucket an index lists from; 0 when nothing is listed).
     var listCapacity: Int { get }
-    /// Room a scratch's mark words need (the largest counted bucket; 0 when none is counted).
+    /// Room a scratch's mark words need (`MatchScratch.markWords`; 0 when nothing is marked).
     var markCapacity: Int { get }
     /// Regex memo slots a scratch needs.
     var memoSlots: Int { get }
@@ -34,12 +34,13 @@ extension CompiledMatcher: LayerableMatcher {
 
 extension PredicateIndexMatcher: LayerableMatcher {
     package typealias Snapshot = LayeredPredicateIndexMatcher
-    package var listCapacity: Int { largestCrowd }
-    /// Counted and literal crowds mark from the bottom; a cells probe works in the top `cellScratchWords`.
-    package var markCapacity: Int { max(largestCounted, largestLiteralCrowd) + cellScratchWords }
+    package var listCapacity: Int { largestListed }
+    package var markCapacity: Int {
+        MatchScratch.markWords(marked: max(largestCounted, largestLiteralCrowd), cellArea: cellScratchWords)
+    }
     package var memoSlots: Int { program.regexes.count }
     package var mergedSpans: Bool { spans.merged }
-    package func scans(bucket b: Int32) -> Bool { crowdOfBucket[Int(b)] < 0 }
+    package func scans(bucket b: Int32) -> Bool { plan(of: b) == .scan }
     package var deltaFamily: DeltaFamily? { origin.delta?.family }
 }
 

@@ -6,7 +6,8 @@ import Darwin
 
 /// An immutable array copied into manually allocated memory: unchecked element loads and no
 /// reference counting of a buffer per access, for the hot loops of the fast strategies.
-/// Indexing out of range is undefined behaviour: callers index with ids validated at build time.
+/// Indexing out of range is undefined behaviour in release builds (callers index with ids validated
+/// at build time) and a trap in debug builds, where the subscript checks its bounds.
 /// The memory comes from `malloc` so that a `Builder` can grow it with `realloc` and hand it over.
 @usableFromInline package final class FrozenBuffer<Element: Sendable>: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Element>
@@ -39,7 +40,20 @@ import Darwin
     }
 
     @inlinable @inline(__always)
-    package subscript(i: Int) -> Element { base[i] }
+    package subscript(i: Int) -> Element {
+        assert(i >= 0 && i < count, "index out of the frozen buffer's bounds")
+        return base[i]
+    }
+
+    /// Sorts the elements in `range` by `key`, equal keys keeping their order. Only while the buffer
+    /// is being built, before any reader holds it: the one write a frozen buffer allows.
+    func reorder(_ range: Range<Int>, by key: (Element) -> Int32) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range outside the frozen buffer")
+        var positions = range.map { UInt64(UInt32(bitPattern: key(base[$0]))) << 32 | UInt64($0) }
+        positions.sort()
+        let sorted = positions.map { base[Int(truncatingIfNeeded: $0 & 0xFFFF_FFFF)] }
+        for (k, e) in zip(range, sorted) { base[k] = e }
+    }
 }
 
 extension FrozenBuffer where Element: BitwiseCopyable {

@@ -32,6 +32,18 @@ public final class MatchScratch {
     @usableFromInline let markCapacity: Int
     @usableFromInline @exclusivity(unchecked) var markStamp: UInt32 = 0
 
+    /// Mark words for buckets that mark up to `marked` conditions (counted buckets and literal crowds,
+    /// from the bottom) and a cells probe's `cellArea` words (at the top): the two never overlap.
+    package static func markWords(marked: Int, cellArea: Int) -> Int { marked + cellArea }
+
+    /// The top `words` mark words, where a cells probe keeps its bitset and per-attribute cells (sized
+    /// by `markWords`).
+    @inlinable @inline(__always)
+    func cellArea(words: Int) -> UnsafeMutablePointer<UInt64> {
+        precondition(markCapacity >= words, "a scratch smaller than the cells were sized for")
+        return marks + (markCapacity &- words)
+    }
+
     /// Starts marking a counted bucket of `conditions` conditions: a new stamp voids every earlier word.
     @inlinable @inline(__always)
     func beginMarking(conditions: Int) -> UnsafeMutablePointer<UInt64> {

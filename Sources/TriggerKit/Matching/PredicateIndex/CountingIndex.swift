@@ -117,7 +117,7 @@ struct CountingIndex: Sendable {
     static func countable(_ entry: PredicateProgram.Entry) -> Bool { entry.clauseEnd - entry.clauseStart <= maxClauses }
 
     /// Whether most of a bucket's conditions are countable: below half, marking costs more than it spares.
-    static func worthCounting(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>) -> Bool {
+    static func pays(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>) -> Bool {
         var counted = 0
         for e in entries where countable(run[e]) { counted += 1 }
         return 2 * counted >= entries.count

@@ -142,12 +142,12 @@ package struct CrowdIndex: Sendable {
     /// probes (hash lookups per property) cost more than screening the whole bucket 64 entries at a
     /// time: on the default workload, indexing every bucket of 32 or more made `predicate-index`
     /// 1.7–1.9× slower than `compiled` (it returned 2.9 candidates per event against 3.2).
-    static func prunesEnough(count: Int, residual: Int, ranged: Int) -> Bool {
+    static func pays(count: Int, residual: Int, ranged: Int) -> Bool {
         Double(residual) + 0.5 * Double(ranged) <= 0.5 * Double(count)
     }
 
-    /// `prunesEnough` for the conditions `entries` of `compiled`, without building the index.
-    package static func prunesEnough(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+    /// `pays` for the conditions `entries` of `compiled`, without building the index.
+    package static func pays(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
                              statistics: inout AccessStatistics) -> Bool {
         var residual = 0, ranged = 0
         for e in entries {
@@ -157,7 +157,7 @@ package struct CrowdIndex: Sendable {
             case .keyed, .band: break
             }
         }
-        return prunesEnough(count: entries.count, residual: residual, ranged: ranged)
+        return pays(count: entries.count, residual: residual, ranged: ranged)
     }
 
     /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).

@@ -112,7 +112,7 @@ package struct IntervalCells: Sendable {
     /// interval conjunctions without an equality. A condition that requires an equal value is what
     /// the crowd index's hash table answers best: on `crowded-100k` (an equality and a price bound
     /// per trigger) cells evaluated 4,453 candidates per event where the crowd evaluates 6.8.
-    static func worthIndexing(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
+    static func pays(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) -> Bool {
         var ranged = 0
         var list: [(key: Int32, lo: Double, hi: Double)] = []
         for e in entries {

@@ -1,0 +1,133 @@
+/// The per-event path of `predicate-index`: each bucket of the event searched as its plan says.
+extension PredicateIndexMatcher {
+    package func match(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        scratch.begin()
+        matchBegun(i, in: events, scratch: scratch)
+    }
+
+    /// `match` after `scratch.begin()` (a delta snapshot stamps its masked triggers in between).
+    @inline(__always)
+    package func matchBegun(_ i: Int, in events: EventView, scratch: MatchScratch) {
+        events.prefetchProperties(of: i &+ EventView.prefetchDistance)
+        let (a, b) = buckets.buckets(of: i, in: events)
+        // One search per event when the spans are merged (see `CompiledMatcher.match`).
+        let first = a >= 0 ? a : b
+        guard first >= 0 else { return }
+        searchBuckets(a, b, first, i, events, scratch)
+    }
+
+    /// Out of line, as in `CompiledMatcher.scanBuckets`: an event without a bucket returns from a small frame.
+    @inline(never)
+    func searchBuckets(_ a: Int32, _ b: Int32, _ first: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        search(first, i, events, scratch)
+        if !spans.merged, a >= 0, b >= 0 { search(b, i, events, scratch) }
+    }
+
+    @inline(__always)
+    func search(_ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        guard bucket < ownBuckets else {
+            redirected.unsafelyUnwrapped.scan(bucket, i, events, scratch)
+            return
+        }
+        let planned = plannedBuckets[Int(bucket)]
+        if planned.isScanned {
+            program.scan(spans.entries, spans.range(of: bucket), i, events, scratch)
+            return
+        }
+        if planned.plan != .crowd {
+            decide(planned, bucket, i, events, scratch)
+            return
+        }
+        // The index's candidates (and the residual conditions) are collected, then screened and
+        // evaluated together like a scanned bucket.
+        let index = crowds.base + planned.position
+        list(index, i, events, scratch)
+        if index.pointee.literalKeys != 0 {
+            Self.probeLiterals(index, spanStart: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
+                               i, events, scratch)
+        }
+        program.prefetchListed(spans.entries, scratch)
+        program.scanListed(spans.entries, i, events, scratch)
+    }
+
+    /// Lists the residual conditions of crowd `index` and those its probes return for event `i`.
+    /// The closures capture only the scratch: capturing `self` copied the whole matcher onto the
+    /// stack on every call.
+    @inline(__always)
+    func list(_ index: UnsafeMutablePointer<CrowdIndex>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        for e in index.pointee.residual { scratch.appendListed(e) }
+        for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
+            let key = events.propertyKeys[p]
+            let tag = events.propertyTags[p]
+            let bits = events.propertyBits[p]
+            let keyBit = PredicateProgram.keyBit(key)
+            if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
+               let r = index.pointee.equality[probe] {
+                for k in Int(r.start)..<Int(r.end) {
+                    let e = index.pointee.equalityEntries[k]
+                    if e >= 0 { scratch.appendListed(e) } else { Self.accept(spans.entries[Int(~e)], i, events, scratch) }
+                }
+            }
+            guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
+            if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
+                (index.pointee.ranges.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
+            }
+            if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
+                (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
+            }
+        }
+    }
+
+    /// Adds `entry`, whose condition holds for event `i` (its only filter was found by a probe, and
+    /// checked if a literal), when the trigger's window and the push action allow: the entry screen
+    /// without the predicates, as a counted bucket accepts its entries. Counted as a candidate, like an
+    /// evaluated one.
+    @inline(__always)
+    static func accept(_ entry: PredicateProgram.Entry, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        if entry.admits(timeKey: PredicateProgram.timeKey(events.times[i]), action: events.actions[i]), scratch.add(entry.trigger) {
+            scratch.candidates &+= 1
+        }
+    }
+
+    /// A counted or cells bucket, whose index decides most conditions without evaluating them. Out of
+    /// line: buckets this big are rare, and inlined it made every scan's frame bigger.
+    @inline(never)
+    func decide(_ planned: PlannedBucket, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        if planned.plan == .cells { return cut(planned.position, i, events, scratch) }
+        count(planned.position, bucket, i, events, scratch)
+    }
+
+    /// A counted bucket: the conditions whose clauses the event's properties all satisfy (and those
+    /// without clauses) pass the entry screen and match without evaluation; the residual ones are
+    /// evaluated in full.
+    @inline(__always)
+    func count(_ counted: Int, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let index = self.counted.base + counted
+        if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
+        scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
+        for e in index.pointee.always { scratch.appendListed(e) }
+        CountingIndex.markSatisfied(index, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
+                                     tables: program.tables)
+        program.acceptListed(spans.entries, i, events, scratch)
+        for e in index.pointee.residual { scratch.appendListed(e) }
+        program.scanListed(spans.entries, i, events, scratch)
+    }
+
+    /// A bucket of range subscriptions (`IntervalCells`): the conditions the cells say hold pass the
+    /// entry screen and match; the bucket's other conditions are evaluated in full.
+    @inline(__always)
+    func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
+        let index = cells.unsafelyUnwrapped.base + k
+        let entries = spans.entries.base
+        let area = scratch.cellArea(words: cellScratchWords)
+        let decided = IntervalCells.probe(index, i, events, area: area) { e in
+            Self.accept(entries[Int(e)], i, events, scratch)
+        }
+        if !decided {
+            let r = index.pointee.raw
+            for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
+        }
+        for e in index.pointee.residual { scratch.appendListed(e) }
+        program.scanListed(spans.entries, i, events, scratch)
+    }
+}
