@@ -53,7 +53,7 @@ final class IntervalCellsTests: XCTestCase {
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         let cells = try XCTUnwrap(index.cells, "the bucket is cut into cells")
         XCTAssertEqual(cells.count, 1)
-        XCTAssertEqual(cells[0].residual.count, 20)
+        XCTAssertEqual(cells[0].residualCount, 20)
         XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 100)
     }
 

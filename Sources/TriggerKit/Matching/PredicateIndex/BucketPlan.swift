@@ -82,7 +82,10 @@ struct PlannedBucket: Sendable, BitwiseCopyable {
         raw = Int32(position) << 2 | Int32(plan.rawValue)
     }
 
-    var isScanned: Bool { raw < 0 }
+    @inline(__always) var isScanned: Bool { raw < 0 }
+    /// For a bucket that is not scanned: one mask and compare, where `plan` converts.
+    @inline(__always) var isCrowd: Bool { raw & 3 == Int32(BucketPlan.crowd.rawValue) }
+    @inline(__always) var isCells: Bool { raw & 3 == Int32(BucketPlan.cells.rawValue) }
     var plan: BucketPlan { raw < 0 ? .scan : BucketPlan(rawValue: UInt8(raw & 3)).unsafelyUnwrapped }
-    var position: Int { Int(raw >> 2) }
+    @inline(__always) var position: Int { Int(raw >> 2) }
 }

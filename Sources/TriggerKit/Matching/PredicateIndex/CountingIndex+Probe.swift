@@ -2,19 +2,18 @@ extension CountingIndex {
     /// Marks, in `scratch`'s mark words, every clause event `i`'s properties satisfy, and lists each
     /// condition whose clauses all are (as a position in the run: `base` plus its number). The event's
     /// properties must be indexed in `scratch`; `tables` evaluate the checked predicates.
-    /// Static, reading `index` in place: a method called on `index.pointee` was handed a copy of the
-    /// whole index (its marks are writes the compiler could not tell apart from the index's memory),
-    /// retaining and releasing each of its buffers on every visit.
+    /// Given the index's `raw` view: a method called on the index itself was handed a copy of it
+    /// (its marks are writes the compiler could not tell apart from the index's memory), retaining
+    /// and releasing each of its buffers on every visit.
     @inline(__always)
-    static func markSatisfied(_ index: UnsafeMutablePointer<CountingIndex>, _ i: Int, in events: EventView, scratch: MatchScratch,
-                              base: Int32, tables: PredicateProgram.Tables) {
-        let marks = scratch.beginMarking(conditions: index.pointee.initial.count)
+    static func markSatisfied(_ r: Raw, _ i: Int, in events: EventView, scratch: MatchScratch, base: Int32, tables: PredicateProgram.Tables) {
+        let marks = scratch.beginMarking(conditions: r.conditions)
         let stamp = UInt64(scratch.markStamp) << 32
-        let initial = index.pointee.initial.base, postings = index.pointee.postings.base, keyed = index.pointee.keyed.base
-        let tagBounds = index.pointee.tagBounds.base, checked = index.pointee.checked.base
-        let numberNe = index.pointee.numberNe.base, bitsNe = index.pointee.bitsNe.base
-        let absentKeys = index.pointee.absentKeys.base, absentCount = index.pointee.absentKeys.count
-        let keyedBits = index.pointee.keyedBits
+        let initial = r.initial, postings = r.postings, keyed = r.keyed
+        let tagBounds = r.tagBounds, checked = r.checked
+        let numberNe = r.numberNe, bitsNe = r.bitsNe
+        let absentKeys = r.absentKeys, absentCount = r.absentKeyCount
+        let keyBits = r.keyBits
         /// The condition's word for this event: one from an earlier event (another stamp) starts over.
         @inline(__always) func word(_ c: Int) -> UInt64 {
             let word = marks[c]
@@ -42,8 +41,8 @@ extension CountingIndex {
         /// slot evaluation reads (the last of repeated keys, so each key is seen once).
         @inline(__always) func keyedPosition(_ p: Int) -> Int32? {
             let key = events.propertyKeys[p]
-            guard keyedBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p else { return nil }
-            return index.pointee.keyIndex.position(of: key)
+            guard keyBits & PredicateProgram.keyBit(key) != 0, scratch.propertySlot(key, of: i) == p else { return nil }
+            return r.keyIndex.position(of: key)
         }
         // Clearing first: a condition is listed when its last clause is marked, so every clause that
         // will be cleared must be cleared by then. (A cleared clause has one predicate: nothing marks it.)
@@ -53,7 +52,7 @@ extension CountingIndex {
             let tags = Int(k.clearTags) &+ Int(events.propertyTags[p])
             for j in Int(tagBounds[tags])..<Int(tagBounds[tags &+ 1]) { clear(postings[j]) }
             if let probe = CrowdIndex.EqualityKey(key: key, tag: events.propertyTags[p], bits: events.propertyBits[p]),
-               let span = index.pointee.clearing[probe] {
+               let span = r.clearing[probe] {
                 for j in Int(span.start)..<Int(span.end) { clear(postings[j]) }
             }
             for j in Int(k.clearChecked.start)..<Int(k.clearChecked.end)
@@ -73,14 +72,14 @@ extension CountingIndex {
             for j in Int(k.checked.start)..<Int(k.checked.end) where tables.predicateHolds(Int(checked[j].predicate), event: i, in: events, scratch: scratch) {
                 mark(checked[j].posting)
             }
-            if let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits), let span = index.pointee.equality[probe] { markAll(span) }
+            if let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits), let span = r.equality[probe] { markAll(span) }
             switch tag {
             case ValueTag.int.rawValue, ValueTag.double.rawValue:
                 for j in Int(k.numberNe.start)..<Int(k.numberNe.end) {
                     let n = numberNe[j]
                     if PredicateProgram.compareNumbers(tag, bits, n.tag, n.bits) != 0 { mark(n.posting) }
                 }
-                markRanges(index, k, tag: tag, bits: bits, mark)
+                markRanges(r, k, tag: tag, bits: bits, mark)
             case ValueTag.string.rawValue:
                 for j in Int(k.stringNe.start)..<Int(k.stringNe.end) where bitsNe[j].bits != bits { mark(bitsNe[j].posting) }
             case ValueTag.bool.rawValue:
@@ -88,14 +87,15 @@ extension CountingIndex {
             case ValueTag.date.rawValue:
                 // The same arithmetic as `predicateHolds`, so a threshold decides exactly as evaluation would.
                 let d = Double(bitPattern: bits), t = events.times[i]
-                markThresholds(index, above: k.dateAbove, below: k.dateBelow, d, mark)
-                if d <= t { markThresholds(index, above: k.agoAbove, below: k.agoBelow, t - d, mark) }
-                if d >= t { markThresholds(index, above: k.inAbove, below: k.inBelow, d - t, mark) }
+                markThresholds(r, above: k.dateAbove, below: k.dateBelow, d, mark)
+                if d <= t { markThresholds(r, above: k.agoAbove, below: k.agoBelow, t - d, mark) }
+                if d >= t { markThresholds(r, above: k.inAbove, below: k.inBelow, d - t, mark) }
             default: break
             }
         }
-        for c in index.pointee.markedAtStart.lazy.map({ Int($0) }) where UInt32(truncatingIfNeeded: word(c)) == .max {
-            scratch.appendListed(base &+ Int32(c))
+        for k in 0..<r.markedAtStartCount {
+            let c = Int(r.markedAtStart[k])
+            if UInt32(truncatingIfNeeded: word(c)) == .max { scratch.appendListed(base &+ Int32(c)) }
         }
     }
 
@@ -103,9 +103,9 @@ extension CountingIndex {
     /// is above it (both sorted by threshold): strictly, as `>`, `<` and the date operators compare, or
     /// with `inclusive` as `>=` and `<=` do.
     @inline(__always)
-    static func markThresholds(_ index: UnsafeMutablePointer<CountingIndex>, above: Span, below: Span, _ v: Double, inclusive: Bool = false,
+    static func markThresholds(_ r: Raw, above: Span, below: Span, _ v: Double, inclusive: Bool = false,
                                _ mark: (UInt32) -> Void) {
-        let thresholds = index.pointee.thresholds.base, postings = index.pointee.rangePostings.base
+        let thresholds = r.thresholds, postings = r.rangePostings
         let end = RangeLists.bound(thresholds, from: Int(above.start), to: Int(above.end), v, orEqual: inclusive)
         for j in Int(above.start)..<end { mark(postings[j]) }
         let first = RangeLists.bound(thresholds, from: Int(below.start), to: Int(below.end), v, orEqual: !inclusive)
@@ -116,8 +116,8 @@ extension CountingIndex {
     /// of each threshold-sorted list, found by binary search; compared one by one when the value is an
     /// integer beyond 2^53 (not exactly a double).
     @inline(__always)
-    static func markRanges(_ index: UnsafeMutablePointer<CountingIndex>, _ k: Keyed, tag: UInt8, bits: UInt64, _ mark: (UInt32) -> Void) {
-        let thresholds = index.pointee.thresholds.base, postings = index.pointee.rangePostings.base
+    static func markRanges(_ r: Raw, _ k: Keyed, tag: UInt8, bits: UInt64, _ mark: (UInt32) -> Void) {
+        let thresholds = r.thresholds, postings = r.rangePostings
         guard let v = RangeLists.exactProbe(tag: tag, bits: bits) else {
             let double = ValueTag.double.rawValue
             func each(_ span: Span, _ holds: (Int) -> Bool) {
@@ -132,7 +132,7 @@ extension CountingIndex {
             return
         }
         // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
-        markThresholds(index, above: k.gt, below: k.lt, v, mark)
-        markThresholds(index, above: k.gte, below: k.lte, v, inclusive: true, mark)
+        markThresholds(r, above: k.gt, below: k.lt, v, mark)
+        markThresholds(r, above: k.gte, below: k.lte, v, inclusive: true, mark)
     }
 }

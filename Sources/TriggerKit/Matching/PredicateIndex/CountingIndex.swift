@@ -69,8 +69,6 @@ struct CountingIndex: Sendable {
     /// Each key's position in `keyed`.
     let keyIndex: FlatTable<Int32>
     let keyed: FrozenBuffer<Keyed>
-    /// `PredicateProgram.keyBit` of the keys in `keyIndex`: most absent keys skip the lookup.
-    let keyedBits: UInt64
     /// Keys with `absent` postings, and their `keyed` positions.
     let absentKeys: FrozenBuffer<(key: Int32, keyed: Int32)>
     let postings: FrozenBuffer<UInt32>
@@ -88,15 +86,46 @@ struct CountingIndex: Sendable {
     /// lacks and of those that start marked. It matches once the word is all ones.
     let initial: FrozenBuffer<UInt32>
     /// Conditions whose clauses all start marked: they match unless a value clears one.
-    let markedAtStart: [Int32]
+    let markedAtStart: FrozenBuffer<Int32>
     /// Conditions without clauses (they hold wherever their screen passes) and conditions evaluated in
     /// full, as positions in the run.
-    let always: [Int32]
+    let always: FrozenBuffer<Int32>
     /// The triggers of clause-less conditions without a time window or push action: they match every
     /// event of the bucket, and are added without reading their entries (a session start of
     /// `huge-100k` matches ~3,400 of them).
     let everywhere: FrozenBuffer<Int32>
-    let residual: [Int32]
+    let residual: FrozenBuffer<Int32>
+    /// Everything above as the probe reads it.
+    let raw: Raw
+
+    /// The probe's view: plain pointers and counts (copying it retains nothing), owned by the index's buffers.
+    struct Raw: @unchecked Sendable, BitwiseCopyable {
+        var keyIndex: FlatTable<Int32>.View
+        var keyed: UnsafeMutablePointer<Keyed>
+        /// `PredicateProgram.keyBit` of the keys in `keyIndex`: most absent keys skip the lookup.
+        var keyBits: UInt64
+        var absentKeys: UnsafeMutablePointer<(key: Int32, keyed: Int32)>
+        var absentKeyCount: Int
+        var postings: UnsafeMutablePointer<UInt32>
+        var tagBounds: UnsafeMutablePointer<Int32>
+        var numberNe: UnsafeMutablePointer<NumberPosting>
+        var bitsNe: UnsafeMutablePointer<BitsPosting>
+        var thresholds: UnsafeMutablePointer<Double>
+        var rangePostings: UnsafeMutablePointer<UInt32>
+        var checked: UnsafeMutablePointer<CheckedPosting>
+        var equality: FlatTable<Span>.View
+        var clearing: FlatTable<Span>.View
+        var initial: UnsafeMutablePointer<UInt32>
+        var conditions: Int
+        var markedAtStart: UnsafeMutablePointer<Int32>
+        var markedAtStartCount: Int
+        var always: UnsafeMutablePointer<Int32>
+        var alwaysCount: Int
+        var everywhere: UnsafeMutablePointer<Int32>
+        var everywhereCount: Int
+        var residual: UnsafeMutablePointer<Int32>
+        var residualCount: Int
+    }
 
     /// Whether the postings decide `p` by value: its code is one they file, its type mask is its code's
     /// own, and a range's threshold is an exact double. Others are `checked`.
@@ -164,7 +193,6 @@ struct CountingIndex: Sendable {
         let pools = filing.pools()
         keyIndex = FlatTable(positionsOf: pools.keys)
         keyed = FrozenBuffer(pools.keyed)
-        keyedBits = pools.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) }
         absentKeys = FrozenBuffer(pools.keyed.indices.filter { pools.keyed[$0].absent.end > pools.keyed[$0].absent.start }
             .map { (pools.keys[$0], Int32($0)) })
         postings = FrozenBuffer(pools.postings)
@@ -177,9 +205,16 @@ struct CountingIndex: Sendable {
         equality = FlatTable(pools.equality, filler: Span(start: 0, end: 0))
         clearing = FlatTable(pools.clearing, filler: Span(start: 0, end: 0))
         self.initial = FrozenBuffer(initial)
-        self.always = always
+        self.always = FrozenBuffer(always)
         self.everywhere = FrozenBuffer(everywhere)
-        self.residual = residual
-        self.markedAtStart = markedAtStart
+        self.residual = FrozenBuffer(residual)
+        self.markedAtStart = FrozenBuffer(markedAtStart)
+        raw = Raw(keyIndex: keyIndex.view, keyed: keyed.base, keyBits: pools.keys.reduce(0) { $0 | PredicateProgram.keyBit($1) },
+                  absentKeys: absentKeys.base, absentKeyCount: absentKeys.count, postings: postings.base, tagBounds: tagBounds.base,
+                  numberNe: numberNe.base, bitsNe: bitsNe.base, thresholds: thresholds.base, rangePostings: rangePostings.base,
+                  checked: checked.base, equality: equality.view, clearing: clearing.view, initial: self.initial.base,
+                  conditions: self.initial.count, markedAtStart: self.markedAtStart.base, markedAtStartCount: self.markedAtStart.count,
+                  always: self.always.base, alwaysCount: self.always.count, everywhere: self.everywhere.base,
+                  everywhereCount: self.everywhere.count, residual: self.residual.base, residualCount: self.residual.count)
     }
 }

@@ -46,17 +46,31 @@ package struct FlatTable<Value: Sendable & BitwiseCopyable>: Sendable {
         return Int(truncatingIfNeeded: h >> shift)
     }
 
-    @inline(__always)
-    func value(key: Int32, kind: UInt8, bits: UInt64) -> Value? {
-        let slots = self.slots.base
-        var i = Self.hash(key, kind, bits, shift: shift)
-        while true {
-            let s = slots[i]
-            if s.kind == Self.empty { return nil }
-            if s.bits == bits, s.key == key, s.kind == kind { return s.value }
-            i = (i &+ 1) & mask
+    /// The probe's view: the slots' address and the hash parameters (copying it retains nothing).
+    struct View: @unchecked Sendable, BitwiseCopyable {
+        let slots: UnsafePointer<Slot>
+        let mask: Int
+        let shift: UInt64
+
+        @inline(__always)
+        func value(key: Int32, kind: UInt8, bits: UInt64) -> Value? {
+            var i = FlatTable.hash(key, kind, bits, shift: shift)
+            while true {
+                let s = slots[i]
+                if s.kind == FlatTable.empty { return nil }
+                if s.bits == bits, s.key == key, s.kind == kind { return s.value }
+                i = (i &+ 1) & mask
+            }
         }
+
+        @inline(__always)
+        subscript(_ k: CrowdIndex.EqualityKey) -> Value? { value(key: k.key, kind: k.kind, bits: k.bits) }
     }
+
+    var view: View { View(slots: slots.base, mask: mask, shift: shift) }
+
+    @inline(__always)
+    func value(key: Int32, kind: UInt8, bits: UInt64) -> Value? { view.value(key: key, kind: kind, bits: bits) }
 }
 
 extension FlatTable {
@@ -76,6 +90,12 @@ extension FlatTable where Value == Int32 {
     }
 
     /// The position of property `key` in the list the table was built from.
+    @inline(__always)
+    func position(of key: Int32) -> Int32? { value(key: key, kind: 0, bits: 0) }
+}
+
+extension FlatTable.View where Value == Int32 {
+    /// As `FlatTable.position(of:)`.
     @inline(__always)
     func position(of key: Int32) -> Int32? { value(key: key, kind: 0, bits: 0) }
 }

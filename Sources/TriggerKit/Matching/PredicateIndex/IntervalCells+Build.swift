@@ -122,13 +122,14 @@ extension IntervalCells {
         let ownedEntries = FrozenBuffer(entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits)
-        let ownedPartialStart = FrozenBuffer(partialStart)
+        let ownedPartialStart = FrozenBuffer(partialStart), ownedResidual = FrozenBuffer(residual)
         raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
-                  partialStart: ownedPartialStart.base, partials: ownedPartials.base)
-        owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials]
-        self.residual = residual
+                  partialStart: ownedPartialStart.base, partials: ownedPartials.base, residual: ownedResidual.base,
+                  residualCount: residual.count)
+        owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials,
+                  ownedResidual]
     }
 }
 
@@ -140,12 +141,8 @@ private struct Cut {
 
     /// The cell of `x`: how many splits are at or below it.
     func cell(_ x: Double) -> Int {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if splits[first + mid] <= x { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        guard count > 0 else { return 0 }
+        return splits.withUnsafeBufferPointer { RangeLists.bound($0.baseAddress!, from: first, to: first + count, x, orEqual: true) } - first
     }
 
     func lower(_ j: Int) -> Double { j == 0 ? -.infinity : splits[first + j - 1] }

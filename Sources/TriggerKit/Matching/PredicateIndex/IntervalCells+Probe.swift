@@ -4,9 +4,7 @@ extension IntervalCells {
     /// nothing, when a value cannot be compared exactly as a double (an integer beyond 2^53): the
     /// caller then evaluates the indexed conditions one by one.
     @inline(__always)
-    static func probe(_ index: UnsafeMutablePointer<IntervalCells>, _ i: Int, _ events: EventView,
-                      area: UnsafeMutablePointer<UInt64>, holds: (Int32) -> Void) -> Bool {
-        let r = index.pointee.raw
+    static func probe(_ r: Raw, _ i: Int, _ events: EventView, area: UnsafeMutablePointer<UInt64>, holds: (Int32) -> Void) -> Bool {
         let words = r.words, attributes = r.attributes
         let bits = area, cellOf = area + words, valueOf = cellOf + attributes
         cellOf.update(repeating: .max, count: attributes)
@@ -18,13 +16,9 @@ extension IntervalCells {
             let tag = events.propertyTags[p]
             guard a >= 0, tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
             guard let v = RangeLists.exactProbe(tag: tag, bits: events.propertyBits[p]) else { return false }
-            let first = Int(r.splitStart[a])
-            var lo = 0, hi = Int(r.splitStart[a &+ 1]) &- first
-            while lo < hi {
-                let mid = (lo &+ hi) >> 1
-                if r.splits[first &+ mid] <= v { lo = mid &+ 1 } else { hi = mid }
-            }
-            cellOf[a] = UInt64(first &+ a &+ lo)
+            // The cell: past every split at or below the value (cells of `a` are numbered from `first + a`).
+            let past = RangeLists.bound(r.splits, from: Int(r.splitStart[a]), to: Int(r.splitStart[a &+ 1]), v, orEqual: true)
+            cellOf[a] = UInt64(past &+ a)
             valueOf[a] = v.bitPattern
         }
         // The conditions that fail: per attribute, those missing its cell, or all that constrain it.

@@ -44,11 +44,14 @@ package struct IntervalCells: Sendable {
         /// Cell `g`'s partial intervals: `partials[partialStart[g]..<partialStart[g + 1]]`.
         var partialStart: UnsafeMutablePointer<Int32>
         var partials: UnsafeMutablePointer<Partial>
+        /// Entries of the bucket (positions in the run) that are not indexed: evaluated in full.
+        var residual: UnsafeMutablePointer<Int32>
+        var residualCount: Int
     }
 
     let raw: Raw
-    /// Entries of the bucket (positions in the run) that are not indexed: evaluated in full.
-    package let residual: [Int32]
+    /// How many of the bucket's conditions are not indexed (`Raw.residual`).
+    package var residualCount: Int { raw.residualCount }
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
 
@@ -86,7 +89,6 @@ package struct IntervalCells: Sendable {
         }
     }
 
-    /// The condition's intervals by property key, or nil when a clause is not one comparison `interval` decides.
     /// The intervals of `entry`'s conjunction, one per attribute, into `out` (reused: a bucket of
     /// 100,000 conditions made a million small arrays); false when it is not a conjunction of intervals.
     static func intervals(of entry: PredicateProgram.Entry, program: PredicateProgram,

@@ -34,7 +34,7 @@ extension PredicateIndexMatcher {
             program.scan(spans.entries, spans.range(of: bucket), i, events, scratch)
             return
         }
-        if planned.plan != .crowd {
+        if !planned.isCrowd {
             decide(planned, bucket, i, events, scratch)
             return
         }
@@ -93,7 +93,7 @@ extension PredicateIndexMatcher {
     /// line: buckets this big are rare, and inlined it made every scan's frame bigger.
     @inline(never)
     func decide(_ planned: PlannedBucket, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        if planned.plan == .cells { return cut(planned.position, i, events, scratch) }
+        if planned.isCells { return cut(planned.position, i, events, scratch) }
         count(planned.position, bucket, i, events, scratch)
     }
 
@@ -102,14 +102,13 @@ extension PredicateIndexMatcher {
     /// evaluated in full.
     @inline(__always)
     func count(_ counted: Int, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let index = self.counted.base + counted
+        let r = self.counted.base[counted].raw
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
-        scratch.candidates &+= scratch.addAll(index.pointee.everywhere.base, count: index.pointee.everywhere.count)
-        for e in index.pointee.always { scratch.appendListed(e) }
-        CountingIndex.markSatisfied(index, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
-                                     tables: program.tables)
+        scratch.candidates &+= scratch.addAll(r.everywhere, count: r.everywhereCount)
+        for k in 0..<r.alwaysCount { scratch.appendListed(r.always[k]) }
+        CountingIndex.markSatisfied(r, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound), tables: program.tables)
         program.acceptListed(spans.entries, i, events, scratch)
-        for e in index.pointee.residual { scratch.appendListed(e) }
+        for k in 0..<r.residualCount { scratch.appendListed(r.residual[k]) }
         program.scanListed(spans.entries, i, events, scratch)
     }
 
@@ -117,17 +116,16 @@ extension PredicateIndexMatcher {
     /// entry screen and match; the bucket's other conditions are evaluated in full.
     @inline(__always)
     func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let index = cells.unsafelyUnwrapped.base + k
+        let r = cells.unsafelyUnwrapped.base[k].raw
         let entries = spans.entries.base
         let area = scratch.cellArea(words: cellScratchWords)
-        let decided = IntervalCells.probe(index, i, events, area: area) { e in
+        let decided = IntervalCells.probe(r, i, events, area: area) { e in
             Self.accept(entries[Int(e)], i, events, scratch)
         }
         if !decided {
-            let r = index.pointee.raw
             for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
         }
-        for e in index.pointee.residual { scratch.appendListed(e) }
+        for c in 0..<r.residualCount { scratch.appendListed(r.residual[c]) }
         program.scanListed(spans.entries, i, events, scratch)
     }
 }

@@ -134,7 +134,7 @@ package struct PredicateIndexMatcher: Matcher {
 
     /// The most conditions a counted span holds: room for their mark words in a scratch.
     var largestCounted: Int {
-        (0..<counted.count).reduce(0) { max($0, counted[$1].initial.count) }
+        (0..<counted.count).reduce(0) { max($0, counted[$1].raw.conditions) }
     }
 
 }
