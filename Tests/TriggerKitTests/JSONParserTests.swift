@@ -47,6 +47,21 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    /// Canonically equivalent spellings are one name in an object of any size (they were compared by
+    /// bytes under 16 members and as strings from 16 on), and an ASCII name can be one of them.
+    func testCanonicallyEquivalentNamesAreDuplicatesWhateverTheObjectsSize() {
+        for (a, b) in [("caf\u{E9}", "cafe\u{301}"), ("K", "\u{212A}"), ("caf\\u00e9", "cafe\\u0301")] {
+            for others in [0, 3, 20] {
+                let filler = (0..<others).map { "\"m\($0)\":0," }.joined()
+                let text = "{" + filler + "\"\(a)\":1,\"\(b)\":2}"
+                XCTAssertThrowsError(try JSONParser.parse(text), "\(a) and \(b) beside \(others) members") { error in
+                    XCTAssertTrue((error as? JSONParser.SyntaxError)?.reason.contains("duplicate member name") == true, "\(error)")
+                }
+            }
+        }
+        XCTAssertNoThrow(try JSONParser.parse(#"{"cafe":1,"caf\u00e9":2}"#), "different names")
+    }
+
     func testEscapesAndSurrogatePairsDecode() throws {
         XCTAssertEqual(try JSONParser.parse(#""a\"\\\/\n\u00e9\ud83d\ude00""#), .string("a\"\\/\né😀"))
         XCTAssertThrowsError(try JSONParser.parse(#""\ud83d""#))

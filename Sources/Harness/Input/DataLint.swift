@@ -16,7 +16,7 @@ package final class DataLint {
     }
 
     /// Per event (a custom event's name, a purchase's product or any purchase), the properties its
-    /// filters compare as numbers and as strings (`exists` compares nothing).
+    /// filters compare as numbers, as strings and as booleans (`exists` compares nothing).
     let numberProperties: [EventKey: Set<String>]
     let stringProperties: [EventKey: Set<String>]
     let booleanProperties: [EventKey: Set<String>]
@@ -46,7 +46,8 @@ package final class DataLint {
 
     package enum Kind: Sendable { case time, valueType, nearName, unseenProperty }
 
-    enum Flag { case number, string, boolean, date }
+    /// A value of the type its filters do not compare (a `Kind.valueType` finding), or a date far off.
+    enum Mistyped { case numberAsString, stringAsNumber, booleanAsString, dateInMilliseconds }
 
     enum EventKey: Hashable {
         case custom(String)
@@ -135,7 +136,7 @@ package final class DataLint {
         case .purchase(let product): keys = [.purchase(product), .purchase(nil)]
         default: keys = []
         }
-        var flagged: [(key: String, kind: Flag, example: String)] = []
+        var flagged: [(key: String, kind: Mistyped, example: String)] = []
         for (key, value) in event.properties {
             guard filteredProperties[key] != nil else {
                 // A key spelled unlike every filter's, looked at once: is it one of them in another case?
@@ -147,15 +148,15 @@ package final class DataLint {
             seenProperties.insert(key)
             switch value {
             case .date(let d) where abs(d) >= Self.millisecondsFrom:
-                flagged.append((key, .date, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
+                flagged.append((key, .dateInMilliseconds, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
             case .string(let s) where (s == "true" || s == "false") && keys.contains(where: { booleanProperties[$0]?.contains(key) == true }):
-                flagged.append((key, .boolean, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
+                flagged.append((key, .booleanAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
             case .string(let s) where Double(s.trimmingCharacters(in: .whitespaces)) != nil
                 && keys.contains(where: { numberProperties[$0]?.contains(key) == true }):
-                flagged.append((key, .number, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
+                flagged.append((key, .numberAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
             case .int, .double:
                 if keys.contains(where: { stringProperties[$0]?.contains(key) == true }) {
-                    flagged.append((key, .string, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
+                    flagged.append((key, .stringAsNumber, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
                 }
             default: break
             }
@@ -163,10 +164,10 @@ package final class DataLint {
         // In key order: a dictionary's order changes between runs, and the examples must not.
         for f in flagged.sorted(by: { $0.key < $1.key }) {
             switch f.kind {
-            case .number: numbersAsStrings.add(f.example)
-            case .string: stringsAsNumbers.add(f.example)
-            case .boolean: booleansAsStrings.add(f.example)
-            case .date: dateMilliseconds.add(f.example)
+            case .numberAsString: numbersAsStrings.add(f.example)
+            case .stringAsNumber: stringsAsNumbers.add(f.example)
+            case .booleanAsString: booleansAsStrings.add(f.example)
+            case .dateInMilliseconds: dateMilliseconds.add(f.example)
             }
         }
     }

@@ -12,15 +12,16 @@ package struct LoadedCorpus: Sendable {
 
     package init(path: String) throws {
         try Self.checkRoom(path)
-        let bytes = try BoundedFile.read(path, limit: CorpusDecoder.maxFileBytes)
-        do {
-            set = try CorpusDecoder.decode(bytes: bytes)
-        } catch let error as InputError {
-            throw error.inFile(path)
-        }
+        (set, json) = try CorpusDecoder.document(at: path) { bytes in (try CorpusDecoder.decode(bytes: bytes), bytes) }
         vocabulary = Vocabulary(set)
-        json = bytes
-        sha256 = SHA256.hex(of: bytes)
+        sha256 = SHA256.hex(of: json)
+    }
+
+    /// The trigger set alone, for commands that need neither the bytes nor a fingerprint; checked
+    /// for room first like every corpus the harness reads.
+    package static func set(at path: String) throws -> TriggerSet {
+        try checkRoom(path)
+        return try CorpusDecoder.load(path: path)
     }
 
     /// Decoding holds the file, its JSON tree and the decoded triggers at once: about this many times

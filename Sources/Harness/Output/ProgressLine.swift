@@ -119,5 +119,4 @@ final class ProgressCounter: Sendable {
     // Relaxed: an approximate counter for display; no other memory depends on it.
     func add(_ n: Int) { count.wrappingAdd(n, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
-    func reset() { count.store(0, ordering: .relaxed) }
 }

@@ -16,7 +16,7 @@ extension Explain {
     package static func run(corpusPath: String, eventText: String, historyPath: String?, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int]) throws -> Run {
         try LoadedCorpus.checkRoom(corpusPath)
-        let set = try CorpusDecoder.load(path: corpusPath)
+        let set = try LoadedCorpus.set(at: corpusPath)
         let eventLine = Array(eventText.utf8)
         let event: Event
         do {

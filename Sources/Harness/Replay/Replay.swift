@@ -118,7 +118,7 @@ package final class ReplaySession: DeliveryDelegate {
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
         try LoadedCorpus.checkRoom(corpusPath)
-        let set = try CorpusDecoder.load(path: corpusPath)
+        let set = try LoadedCorpus.set(at: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
         while let line = try reader.next() {

@@ -1,7 +1,9 @@
 import TriggerKit
 
-/// The one match-and-sum loop: the timed readers, the untimed cross-checks and the region callgrind
-/// counts all run this, specialised per strategy (no existential dispatch per event).
+/// The match-and-sum loop of the unpublished timed readers, the untimed cross-checks and the region
+/// callgrind counts, specialised per strategy (no existential dispatch per event). Readers of a
+/// published matcher use `ReaderWorker.replayWhileCurrent`, which checks for a newer snapshot
+/// between events and so cannot share it.
 enum ReplayLoop {
     @inline(__always)
     static func matchAndSum<M: Matcher>(_ matcher: M, _ view: EventView, _ range: Range<Int>, _ scratch: MatchScratch,

@@ -26,7 +26,7 @@ public enum CorpusDecoder {
     }
 
     /// `decode` of the file at `path` (at most `maxFileBytes`), its errors attributed to the file.
-    static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
+    package static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
         let bytes = try BoundedFile.read(path, limit: maxFileBytes)
         do {
             return try decode(bytes)

@@ -106,7 +106,7 @@ struct JSONScanner {
             let keyStart = index
             try parseString()
             let key = entries.count - 1
-            if try isDuplicate(key: key, in: open, count: count, seen: &seen) {
+            if isDuplicate(key: key, in: open, count: count, seen: &seen) {
                 throw error("duplicate member name \"\(text(key))\"", at: keyStart)
             }
             skipWhitespace()
@@ -132,12 +132,14 @@ struct JSONScanner {
         }
     }
 
-    /// Whether key entry `key` repeats one of the `count` members before it in the object at `open`.
-    mutating func isDuplicate(key: Int, in open: Int, count: Int, seen: inout Set<String>) throws(SyntaxError) -> Bool {
+    /// Whether key entry `key` repeats one of the `count` members before it in the object at `open`:
+    /// the same bytes, or two canonically equivalent spellings (one name, whatever the object's size;
+    /// an ASCII name can equal a non-ASCII one, as "K" equals the Kelvin sign).
+    func isDuplicate(key: Int, in open: Int, count: Int, seen: inout Set<String>) -> Bool {
         if count < 16 {
             var k = open + 1
             while k < key {
-                if withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
+                if withText(k, { a in withText(key) { b in a.elementsEqual(b) || Self.canonicallyEqual(a, b) } }) { return true }
                 k = entries[k + 1].end(at: k + 1)
             }
             return false
@@ -152,10 +154,15 @@ struct JSONScanner {
         return !seen.insert(text(key)).inserted
     }
 
+    /// Whether two different byte strings are one name as Swift's `String` compares them (which a
+    /// `Set<String>` of names does): only possible when one holds a byte outside ASCII.
+    static func canonicallyEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.contains(where: { $0 >= 0x80 }) || b.contains(where: { $0 >= 0x80 }) else { return false }
+        return String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self)
+    }
+
     func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let e = entries[i]
-        if e.flag { return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[e.high..<(e.high + e.low)])) } }
-        return body(UnsafeBufferPointer(rebasing: bytes[e.high..<(e.high + e.low)]))
+        entries[i].withText(document: bytes, unescaped: unescaped, body)
     }
 
     func text(_ i: Int) -> String { withText(i) { String(decoding: $0, as: UTF8.self) } }

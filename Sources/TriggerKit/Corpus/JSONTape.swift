@@ -25,6 +25,12 @@ package final class JSONTape {
         /// are not entries).
         func end(at i: Int) -> Int { kind == .array || kind == .object ? high : i + 1 }
         var low: Int { Int(payload & 0xFFFF_FFFF) }
+
+        /// A string entry's text: in `unescaped` when written with escapes, else in the document.
+        func withText<R>(document: UnsafeBufferPointer<UInt8>, unescaped: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            if flag { return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[high..<(high + low)])) } }
+            return body(UnsafeBufferPointer(rebasing: document[high..<(high + low)]))
+        }
     }
 
     /// The whole document; entries point into it (offsets fit 32 bits: documents are at most 4 GiB).
@@ -125,9 +131,7 @@ package final class JSONTape {
 
     /// The UTF-8 text of string entry `i` (validated when parsed).
     func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let e = entries[i]
-        let source = e.flag ? unescaped : bytes
-        return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[e.high..<(e.high + e.low)])) }
+        bytes.withUnsafeBufferPointer { entries[i].withText(document: $0, unescaped: unescaped, body) }
     }
 
     func string(_ i: Int) -> String { withText(i) { String(decoding: $0, as: UTF8.self) } }

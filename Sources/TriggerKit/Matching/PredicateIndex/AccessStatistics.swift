@@ -6,7 +6,7 @@ package struct AccessStatistics {
     /// Conditions per key (equality values and literal keys, as the equality table files them).
     var counts: [CrowdIndex.EqualityKey: Int32] = [:]
     /// The literal keys of each regex slot's pattern, read once.
-    var literalKeys: [Int32: [CrowdIndex.EqualityKey]] = [:]
+    var keysOfRegexSlot: [Int32: [CrowdIndex.EqualityKey]] = [:]
     /// The crowd's conditions.
     var total = 0
     /// Whether regexes may be filed by their literals: only in crowds of `literalThreshold` or more.
@@ -15,11 +15,11 @@ package struct AccessStatistics {
     var literalsAllowed = false
     static let literalThreshold = 256
 
-    package init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+    package init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
         total = entries.count
         literalsAllowed = total >= Self.literalThreshold
         for e in entries {
-            let entry = compiled[e]
+            let entry = run[e]
             for clause in Int(entry.clauseStart)..<Int(entry.clauseEnd) {
                 guard let p = CrowdIndex.single(clause, in: program) else { continue }
                 if let k = CrowdIndex.equalityKey(p) {
@@ -34,9 +34,9 @@ package struct AccessStatistics {
     /// The literal keys regex predicate `p` could be filed under.
     mutating func keys(of p: PredicateProgram.Predicate, program: PredicateProgram) -> [CrowdIndex.EqualityKey] {
         let slot = p.aux
-        if let known = literalKeys[slot], known.first.map({ $0.key == p.key }) ?? true { return known }
+        if let known = keysOfRegexSlot[slot], known.first.map({ $0.key == p.key }) ?? true { return known }
         let keys = LiteralKeys.keys(RegexLiterals(pattern: program.regexes[Int(slot)].pattern), property: p.key)
-        literalKeys[slot] = keys
+        keysOfRegexSlot[slot] = keys
         return keys
     }
 

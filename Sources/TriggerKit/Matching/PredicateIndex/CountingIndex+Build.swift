@@ -5,7 +5,7 @@ extension CountingIndex {
     enum ThresholdList: UInt8, CaseIterable {
         case gt, gte, lt, lte, dateAbove, dateBelow, agoAbove, agoBelow, inAbove, inBelow
 
-        var field: WritableKeyPath<Keyed, Span> {
+        var field: WritableKeyPath<Keyed, PoolRange> {
             switch self {
             case .gt: \.gt
             case .gte: \.gte
@@ -98,7 +98,7 @@ extension CountingIndex {
             var keys: [Int32] = [], keyed: [Keyed] = []
             var postings: [UInt32] = [], tagBounds: [Int32] = [], numberNe: [NumberPosting] = [], bitsNe: [BitsPosting] = []
             var thresholds: [Double] = [], rangePostings: [UInt32] = [], checked: [CheckedPosting] = []
-            var equality: [(CrowdIndex.EqualityKey, Span)] = [], clearing: [(CrowdIndex.EqualityKey, Span)] = []
+            var equality: [(CrowdIndex.EqualityKey, PoolRange)] = [], clearing: [(CrowdIndex.EqualityKey, PoolRange)] = []
         }
 
         /// Sorts every record list by key (then by what the probe reads in order) and lays each key's
@@ -121,13 +121,13 @@ extension CountingIndex {
             var out = Pools()
             var at = (absent: 0, tags: 0, numberNe: 0, bitsNe: 0, thresholds: 0, checked: 0)
             /// Advances `cursor` over the records of `list` while `belongs` holds, appending each; the span appended.
-            func take<R, T>(_ list: [R], _ cursor: inout Int, into pool: inout [T], _ belongs: (R) -> Bool, _ value: (R) -> T) -> Span {
+            func take<R, T>(_ list: [R], _ cursor: inout Int, into pool: inout [T], _ belongs: (R) -> Bool, _ value: (R) -> T) -> PoolRange {
                 let start = Int32(pool.count)
                 while cursor < list.count && belongs(list[cursor]) {
                     pool.append(value(list[cursor]))
                     cursor += 1
                 }
-                return Span(start: start, end: Int32(pool.count))
+                return PoolRange(start: start, end: Int32(pool.count))
             }
             for key in keys.sorted() {
                 var k = Keyed()
@@ -162,9 +162,9 @@ extension CountingIndex {
     }
 
     /// The pairs grouped by key: each key's postings appended to `postings` as one span.
-    static func grouped(_ pairs: inout EqualityPairs, into postings: inout [UInt32]) -> [(CrowdIndex.EqualityKey, Span)] {
+    static func grouped(_ pairs: inout EqualityPairs, into postings: inout [UInt32]) -> [(CrowdIndex.EqualityKey, PoolRange)] {
         pairs.sort { ($0.key.key, $0.key.kind, $0.key.bits, $0.posting) < ($1.key.key, $1.key.kind, $1.key.bits, $1.posting) }
-        var spans: [(CrowdIndex.EqualityKey, Span)] = []
+        var spans: [(CrowdIndex.EqualityKey, PoolRange)] = []
         var k = 0
         while k < pairs.count {
             let start = Int32(postings.count)
@@ -173,7 +173,7 @@ extension CountingIndex {
                 postings.append(pairs[end].posting)
                 end += 1
             }
-            spans.append((pairs[k].key, Span(start: start, end: Int32(postings.count))))
+            spans.append((pairs[k].key, PoolRange(start: start, end: Int32(postings.count))))
             k = end
         }
         return spans

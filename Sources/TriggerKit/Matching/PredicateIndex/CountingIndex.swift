@@ -16,33 +16,33 @@
 /// twice), so a list may repeat a posting. Everything the probe reads is a plain value in manually
 /// allocated pools: nothing is reference counted per event.
 struct CountingIndex: Sendable {
-    typealias Span = CrowdIndex.PoolRange
+    typealias PoolRange = CrowdIndex.PoolRange
 
     /// Where one property key's postings are, in the pools below.
     struct Keyed: Sendable, BitwiseCopyable {
         /// Predicates that hold on a missing property: marked when the event lacks the key.
-        var absent = Span(start: 0, end: 0)
+        var absent = PoolRange(start: 0, end: 0)
         /// Marked by any value of tag `t`: `postings[tagBounds[tags + t]..<tagBounds[tags + t + 1]]`
         /// (`exists`, and the predicates that hold on a value of another type).
         var tags: Int32 = 0
         /// `!=` on numbers (in `numberNe`): marked unless the value compares equal.
-        var numberNe = Span(start: 0, end: 0)
+        var numberNe = PoolRange(start: 0, end: 0)
         /// `!=` on strings (interned ids) and booleans (in `bitsNe`): marked unless the bits are equal.
-        var stringNe = Span(start: 0, end: 0), boolNe = Span(start: 0, end: 0)
+        var stringNe = PoolRange(start: 0, end: 0), boolNe = PoolRange(start: 0, end: 0)
         /// `>`, `>=`, `<`, `<=` in `thresholds`/`rangePostings`, each sorted by threshold.
-        var gt = Span(start: 0, end: 0), gte = Span(start: 0, end: 0), lt = Span(start: 0, end: 0), lte = Span(start: 0, end: 0)
+        var gt = PoolRange(start: 0, end: 0), gte = PoolRange(start: 0, end: 0), lt = PoolRange(start: 0, end: 0), lte = PoolRange(start: 0, end: 0)
         /// Date predicates as thresholds: `before`/`after` on the date, `less/more_than_seconds_ago` on
         /// how long before the event it is, `in_less/more_than_seconds` on how long after. Each pair is
         /// (holds above the threshold: `after`, `more_than`; holds below it: `before`, `less_than`).
-        var dateAbove = Span(start: 0, end: 0), dateBelow = Span(start: 0, end: 0)
-        var agoAbove = Span(start: 0, end: 0), agoBelow = Span(start: 0, end: 0)
-        var inAbove = Span(start: 0, end: 0), inBelow = Span(start: 0, end: 0)
+        var dateAbove = PoolRange(start: 0, end: 0), dateBelow = PoolRange(start: 0, end: 0)
+        var agoAbove = PoolRange(start: 0, end: 0), agoBelow = PoolRange(start: 0, end: 0)
+        var inAbove = PoolRange(start: 0, end: 0), inBelow = PoolRange(start: 0, end: 0)
         /// Predicates evaluated one by one when the event carries the key (in `checked`).
-        var checked = Span(start: 0, end: 0)
+        var checked = PoolRange(start: 0, end: 0)
         /// Clauses that start marked: cleared by any value of tag `t` (as `tags`, for `not_exists`), and
         /// cleared when a predicate evaluated one by one (in `checked`) fails.
         var clearTags: Int32 = 0
-        var clearChecked = Span(start: 0, end: 0)
+        var clearChecked = PoolRange(start: 0, end: 0)
     }
 
     /// A predicate (its position in the program) and the clause it marks when it holds.
@@ -79,9 +79,9 @@ struct CountingIndex: Sendable {
     let rangePostings: FrozenBuffer<UInt32>
     let checked: FrozenBuffer<CheckedPosting>
     /// `==` and `in` postings by key and canonical value, as spans of `postings`.
-    let equality: FlatTable<Span>
+    let equality: FlatTable<PoolRange>
     /// Clauses that start marked, cleared by an equal value (`!=`, `not_in`), as spans of `postings`.
-    let clearing: FlatTable<Span>
+    let clearing: FlatTable<PoolRange>
     /// Per condition, its mark word's low half at the start of an event: the bits of the clauses it
     /// lacks and of those that start marked. It matches once the word is all ones.
     let initial: FrozenBuffer<UInt32>
@@ -113,8 +113,8 @@ struct CountingIndex: Sendable {
         var thresholds: UnsafeMutablePointer<Double>
         var rangePostings: UnsafeMutablePointer<UInt32>
         var checked: UnsafeMutablePointer<CheckedPosting>
-        var equality: FlatTable<Span>.View
-        var clearing: FlatTable<Span>.View
+        var equality: FlatTable<PoolRange>.View
+        var clearing: FlatTable<PoolRange>.View
         var initial: UnsafeMutablePointer<UInt32>
         var conditions: Int
         var markedAtStart: UnsafeMutablePointer<Int32>
@@ -202,8 +202,8 @@ struct CountingIndex: Sendable {
         thresholds = FrozenBuffer(pools.thresholds)
         rangePostings = FrozenBuffer(pools.rangePostings)
         checked = FrozenBuffer(pools.checked)
-        equality = FlatTable(pools.equality, filler: Span(start: 0, end: 0))
-        clearing = FlatTable(pools.clearing, filler: Span(start: 0, end: 0))
+        equality = FlatTable(pools.equality, filler: PoolRange(start: 0, end: 0))
+        clearing = FlatTable(pools.clearing, filler: PoolRange(start: 0, end: 0))
         self.initial = FrozenBuffer(initial)
         self.always = FrozenBuffer(always)
         self.everywhere = FrozenBuffer(everywhere)

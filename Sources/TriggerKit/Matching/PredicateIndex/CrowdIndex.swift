@@ -48,11 +48,11 @@ package struct CrowdIndex: Sendable {
     var bands = FrozenBuffer<BandIndex>([])
     var residual: [Int32] = []
     /// `PredicateProgram.keyBit` of the keys with literal keys, and the rest of the literal index.
-    var literalKeys: UInt64 = 0
+    var literalKeyBits: UInt64 = 0
     var literals = CrowdLiterals()
     /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
     /// (hashing) lookup for a property whose bit is clear.
-    var equalityKeys: UInt64 = 0, rangeKeys: UInt64 = 0, bandKeys: UInt64 = 0
+    var equalityKeyBits: UInt64 = 0, rangeKeyBits: UInt64 = 0, bandKeyBits: UInt64 = 0
     /// Per position of `equalityEntries`: the start in the program's `literals` of the literal-only
     /// pattern of a condition that is that regex alone (checked, then accepted without evaluation); -1
     /// for the others; empty without such conditions. Kept after the fields every probe reads, so
@@ -146,12 +146,12 @@ package struct CrowdIndex: Sendable {
         Double(residual) + 0.5 * Double(ranged) <= 0.5 * Double(count)
     }
 
-    /// `pays` for the conditions `entries` of `compiled`, without building the index.
-    package static func pays(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+    /// `pays` for the conditions `entries` of `run`, without building the index.
+    package static func pays(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
                              statistics: inout AccessStatistics) -> Bool {
         var residual = 0, ranged = 0
         for e in entries {
-            switch access(of: compiled[e], in: program, statistics: &statistics) {
+            switch access(of: run[e], in: program, statistics: &statistics) {
             case .residual: residual += 1
             case .range: ranged += 1
             case .keyed, .band: break
@@ -161,7 +161,7 @@ package struct CrowdIndex: Sendable {
     }
 
     /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).
-    init(entries: Range<Int>, of compiled: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
+    init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
          statistics: inout AccessStatistics, layout: inout ClauseLayout) {
         precondition(entries.upperBound <= Int(ProvenClause.entryMask), "an entry number of 2^30 or more")
         var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
@@ -173,14 +173,14 @@ package struct CrowdIndex: Sendable {
         var rangeBuild: [Int32: RangeLists.Builder] = [:]
         var bandBuild: [Int32: [(Double, Double, Int32)]] = [:]
         for e in entries {
-            switch Self.access(of: compiled[e], in: program, statistics: &statistics) {
+            switch Self.access(of: run[e], in: program, statistics: &statistics) {
             case .keyed(let k, let literal, let clause):
                 // With one clause, the access filter is the condition's only one. An equality alone holds
                 // whenever the key is found: filed as `~e`, it is accepted without evaluation
                 // (`PredicateIndexMatcher.list`). Computed before the append: written inside it, the
                 // optimizer copied the key's list on every append (`bench builds --workload tiny`: 375
                 // mallocs per build instead of 278).
-                let entry = compiled[e]
+                let entry = run[e]
                 let alone = entry.clauseEnd - entry.clauseStart == 1
                 var filed = !literal && alone ? ~Int32(e) : Int32(e)
                 if !literal, !alone, layout.putFirst(clause, of: entry, in: program) {
@@ -193,7 +193,7 @@ package struct CrowdIndex: Sendable {
                         if exactLiteral.isEmpty { exactLiteral = [Int32](repeating: -1, count: entries.count) }
                         exactLiteral[e - entries.lowerBound] = p.auxCount
                     }
-                    literalKeys |= PredicateProgram.keyBit(k.key)
+                    literalKeyBits |= PredicateProgram.keyBit(k.key)
                     if LiteralKeys.prefixLength(k.kind) > 0 {
                         prefixLengths.insert(Int32(LiteralKeys.prefixLength(k.kind)))
                     } else {
@@ -219,8 +219,8 @@ package struct CrowdIndex: Sendable {
         rangeAt = FlatTable(positionsOf: rangeKeyList)
         bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!) })
         bandAt = FlatTable(positionsOf: bandKeyList)
-        for k in eq.keys where k.kind <= 3 { equalityKeys |= PredicateProgram.keyBit(k.key) }
-        if literalKeys != 0 {
+        for k in eq.keys where k.kind <= 3 { equalityKeyBits |= PredicateProgram.keyBit(k.key) }
+        if literalKeyBits != 0 {
             literals = CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: FrozenBuffer(prefixLengths.sorted()), gramLengths: gramLengths,
                                      filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
         }
@@ -228,7 +228,7 @@ package struct CrowdIndex: Sendable {
         if !exactLiteral.isEmpty {
             literalExact = FrozenBuffer(equalityEntries.map { $0 >= 0 ? exactLiteral[Int($0 & ProvenClause.entryMask) - entries.lowerBound] : -1 })
         }
-        for k in rangeKeyList { rangeKeys |= PredicateProgram.keyBit(k) }
-        for k in bandKeyList { bandKeys |= PredicateProgram.keyBit(k) }
+        for k in rangeKeyList { rangeKeyBits |= PredicateProgram.keyBit(k) }
+        for k in bandKeyList { bandKeyBits |= PredicateProgram.keyBit(k) }
     }
 }

@@ -27,7 +27,7 @@ extension PredicateIndexMatcher {
             words.removeAll(keepingCapacity: true)
             for k in range {
                 let entry = buckets.entries[k]
-                let hash = equalityKey(set.triggers[Int(entry.trigger)].conditions[Int(entry.condition)], vocabulary.symbols)
+                let hash = layoutKey(set.triggers[Int(entry.trigger)].conditions[Int(entry.condition)], vocabulary.symbols)
                     .map { key -> UInt64 in
                         var h = UInt64(UInt32(bitPattern: key.key)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.kind) &<< 56 ^ key.bits
                         h = (h ^ (h >> 31)) &* 0xBF58_476D_1CE4_E5B9
@@ -43,7 +43,7 @@ extension PredicateIndexMatcher {
 
     /// The first filter alone in its clause that tests equality, filed as `CrowdIndex.EqualityKey`
     /// files it (numbers that compare equal share a key).
-    static func equalityKey(_ condition: Condition, _ symbols: SymbolTable) -> CrowdIndex.EqualityKey? {
+    static func layoutKey(_ condition: Condition, _ symbols: SymbolTable) -> CrowdIndex.EqualityKey? {
         for clause in condition.filters.clauses where clause.count == 1 && clause[0].op == .eq {
             guard let property = symbols.lookup(clause[0].property) else { continue }
             let value: (tag: ValueTag, bits: UInt64)

@@ -20,7 +20,7 @@ extension PredicateIndexMatcher {
         let exact = index.pointee.literalExact
         for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
             let key = events.propertyKeys[p]
-            guard index.pointee.literalKeys & PredicateProgram.keyBit(key) != 0, events.propertyTags[p] == ValueTag.string.rawValue else { continue }
+            guard index.pointee.literalKeyBits & PredicateProgram.keyBit(key) != 0, events.propertyTags[p] == ValueTag.string.rawValue else { continue }
             let text = events.utf8(Int(events.propertyBits[p]))
             let found = probeLiterals(index, key: key, text: text) { k in
                 let e = index.pointee.equalityEntries[k]

@@ -42,7 +42,7 @@ extension PredicateIndexMatcher {
         // evaluated together like a scanned bucket.
         let index = crowds.base + planned.position
         list(index, i, events, scratch)
-        if index.pointee.literalKeys != 0 {
+        if index.pointee.literalKeyBits != 0 {
             Self.probeLiterals(index, spanStart: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
                                i, events, scratch)
         }
@@ -61,7 +61,7 @@ extension PredicateIndexMatcher {
             let tag = events.propertyTags[p]
             let bits = events.propertyBits[p]
             let keyBit = PredicateProgram.keyBit(key)
-            if index.pointee.equalityKeys & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
+            if index.pointee.equalityKeyBits & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
                let r = index.pointee.equality[probe] {
                 for k in Int(r.start)..<Int(r.end) {
                     let e = index.pointee.equalityEntries[k]
@@ -69,10 +69,10 @@ extension PredicateIndexMatcher {
                 }
             }
             guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            if index.pointee.rangeKeys & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
+            if index.pointee.rangeKeyBits & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
                 (index.pointee.ranges.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
-            if index.pointee.bandKeys & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
+            if index.pointee.bandKeyBits & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
                 (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
             }
         }
@@ -102,13 +102,18 @@ extension PredicateIndexMatcher {
     /// evaluated in full.
     @inline(__always)
     func count(_ counted: Int, _ bucket: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let r = self.counted.base[counted].raw
+        // Each field read where it is used: a view copied once at the top had to be kept on the stack
+        // across the scratch's writes, which the compiler cannot tell apart from the index's memory.
+        let index = self.counted.base + counted
         if scratch.indexedEvent != i { scratch.indexProperties(of: i, in: events) }
-        scratch.candidates &+= scratch.addAll(r.everywhere, count: r.everywhereCount)
-        for k in 0..<r.alwaysCount { scratch.appendListed(r.always[k]) }
-        CountingIndex.markSatisfied(r, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound), tables: program.tables)
+        scratch.candidates &+= scratch.addAll(index.pointee.raw.everywhere, count: index.pointee.raw.everywhereCount)
+        let always = index.pointee.raw.always
+        for k in 0..<index.pointee.raw.alwaysCount { scratch.appendListed(always[k]) }
+        CountingIndex.markSatisfied(index.pointee.raw, i, in: events, scratch: scratch, base: Int32(spans.range(of: bucket).lowerBound),
+                                    tables: program.tables)
         program.acceptListed(spans.entries, i, events, scratch)
-        for k in 0..<r.residualCount { scratch.appendListed(r.residual[k]) }
+        let residual = index.pointee.raw.residual
+        for k in 0..<index.pointee.raw.residualCount { scratch.appendListed(residual[k]) }
         program.scanListed(spans.entries, i, events, scratch)
     }
 
