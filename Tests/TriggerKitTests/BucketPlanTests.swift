@@ -32,12 +32,16 @@ final class BucketPlanTests: XCTestCase {
             triggers.append(trigger("ne\(k)", "mixed", [filter("n", "number", "ne", "\(k)"), filter("s", "string", "ne", "\"v\(k % 9)\"")]))
         }
         for k in 0..<10 { triggers.append(trigger("small\(k)", "small", [filter("a", "number", "eq", "\(k)")])) }
+        // Range subscriptions too few to cut: a band on `x` prunes, so a crowd.
+        for k in 0..<100 {
+            triggers.append(trigger("few\(k)", "fewranges", [filter("x", "number", "gte", "\(k)"), filter("x", "number", "lt", "\(k + 50)")]))
+        }
         return try corpus(triggers)
     }
 
     func plans(_ matcher: PredicateIndexMatcher, _ vocabulary: Vocabulary) -> [String: BucketPlan] {
         var plans: [String: BucketPlan] = [:]
-        for name in ["equal", "range", "mixed", "small"] {
+        for name in ["equal", "range", "mixed", "small", "fewranges"] {
             let b = matcher.buckets.customByName[Int(vocabulary.symbols.lookup(name)!)]
             plans[name] = matcher.plan(of: b)
         }
@@ -48,8 +52,8 @@ final class BucketPlanTests: XCTestCase {
         let set = try shapes()
         let vocabulary = Vocabulary(set)
         let matcher = PredicateIndexMatcher(set, vocabulary: vocabulary)
-        XCTAssertEqual(plans(matcher, vocabulary), ["equal": .crowd, "range": .cells, "mixed": .counted, "small": .scan])
-        XCTAssertEqual(matcher.crowds.count, 1)
+        XCTAssertEqual(plans(matcher, vocabulary), ["equal": .crowd, "range": .cells, "mixed": .counted, "small": .scan, "fewranges": .crowd])
+        XCTAssertEqual(matcher.crowds.count, 2, "equal and fewranges")
         XCTAssertEqual(matcher.cells?.count, 1)
     }
 
@@ -60,9 +64,10 @@ final class BucketPlanTests: XCTestCase {
         let set = try shapes()
         let vocabulary = Vocabulary(set)
         let counted = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: .max, counted: 1))
-        XCTAssertEqual(plans(counted, vocabulary), ["equal": .counted, "range": .cells, "mixed": .counted, "small": .counted])
+        XCTAssertEqual(plans(counted, vocabulary),
+                       ["equal": .counted, "range": .cells, "mixed": .counted, "small": .counted, "fewranges": .counted])
         let crowds = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 4, requirePruning: false))
-        XCTAssertEqual(plans(crowds, vocabulary), ["equal": .crowd, "range": .cells, "mixed": .crowd, "small": .crowd])
+        XCTAssertEqual(plans(crowds, vocabulary), ["equal": .crowd, "range": .cells, "mixed": .crowd, "small": .crowd, "fewranges": .crowd])
         let pruning = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(crowd: 4))
         XCTAssertEqual(plans(pruning, vocabulary)["mixed"], .counted, "a crowd of residual conditions does not prune")
     }
@@ -71,8 +76,8 @@ final class BucketPlanTests: XCTestCase {
         let set = try shapes()
         let vocabulary = Vocabulary(set)
         var columns = EventColumns(vocabulary: vocabulary)
-        for k in 0..<400 {
-            let name = ["equal", "range", "mixed", "small"][k % 4]
+        for k in 0..<500 {
+            let name = ["equal", "range", "mixed", "small", "fewranges"][k % 5]
             columns.append(Event(time: 1, kind: .customEvent(name: name),
                                  properties: ["a": .int(Int64(k % 12)), "x": .double(Double(k % 330) + 0.5), "y": .int(Int64(k % 9)),
                                               "n": .int(Int64(k % 310)), "s": .string("v\(k % 11)")]))

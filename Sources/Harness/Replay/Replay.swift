@@ -117,7 +117,6 @@ package final class ReplaySession: DeliveryDelegate {
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
-        try LoadedCorpus.checkRoom(corpusPath)
         let set = try LoadedCorpus.set(at: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))

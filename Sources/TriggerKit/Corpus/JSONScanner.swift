@@ -137,9 +137,15 @@ struct JSONScanner {
     /// an ASCII name can equal a non-ASCII one, as "K" equals the Kelvin sign).
     func isDuplicate(key: Int, in open: Int, count: Int, seen: inout Set<String>) -> Bool {
         if count < 16 {
+            let keyIsASCII = withText(key) { !Self.holdsNonASCII($0) }
+            var keyText: String?  // decoded once, when a comparison needs it
             var k = open + 1
             while k < key {
-                if withText(k, { a in withText(key) { b in a.elementsEqual(b) || Self.canonicallyEqual(a, b) } }) { return true }
+                if withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
+                if !keyIsASCII || withText(k, Self.holdsNonASCII) {
+                    if keyText == nil { keyText = text(key) }
+                    if text(k) == keyText { return true }
+                }
                 k = entries[k + 1].end(at: k + 1)
             }
             return false
@@ -154,12 +160,9 @@ struct JSONScanner {
         return !seen.insert(text(key)).inserted
     }
 
-    /// Whether two different byte strings are one name as Swift's `String` compares them (which a
-    /// `Set<String>` of names does): only possible when one holds a byte outside ASCII.
-    static func canonicallyEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.contains(where: { $0 >= 0x80 }) || b.contains(where: { $0 >= 0x80 }) else { return false }
-        return String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self)
-    }
+    /// Two different byte strings can be one name as Swift's `String` compares them (as a
+    /// `Set<String>` of names does) only when one holds a byte outside ASCII.
+    static func holdsNonASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool { text.contains { $0 >= 0x80 } }
 
     func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         entries[i].withText(document: bytes, unescaped: unescaped, body)

@@ -29,7 +29,7 @@ package enum BucketPlan: UInt8, Sendable, CaseIterable, CustomStringConvertible 
         package var crowd = 32
         /// Below this, marking postings costs more than screening (docs/design.md, "Tried and not kept").
         package var counted = 256
-        /// The same size as counting: cells replace a counted or crowd index, never a scan.
+        /// Left out of `init` on purpose: it stays at 256 where tests lower the others.
         package var cells = 256
         package var requirePruning = true
 
@@ -68,17 +68,18 @@ package enum BucketPlan: UInt8, Sendable, CaseIterable, CustomStringConvertible 
 }
 
 /// A bucket's plan and the position of its index among those of its plan, in one word the probe
-/// loads per bucket: -1 for a scan (so a scanned bucket tests only the sign, as before any index
+/// loads per bucket: negative for a scan (so a scanned bucket tests only the sign, as before any index
 /// existed: a second test there cost every scanned event instructions), else `position << 2 | plan`.
-struct PlannedBucket: Sendable, BitwiseCopyable {
-    let raw: Int32
+/// A scan is `Int32.min`, whose low bits also read as `.scan`.
+struct PlannedBucket: Sendable, BitwiseCopyable, Equatable {
+    private let raw: Int32
 
-    static let scanned = PlannedBucket(raw: -1)
+    static let scanned = PlannedBucket(raw: .min)
 
-    init(raw: Int32) { self.raw = raw }
+    private init(raw: Int32) { self.raw = raw }
 
     init(_ plan: BucketPlan, position: Int) {
-        precondition(plan != .scan && position < 1 << 29, "a scan has no index; an index position of 2^29 or more")
+        precondition(plan != .scan && (0..<1 << 29).contains(position), "a scan has no index; an index position outside 0..<2^29")
         raw = Int32(position) << 2 | Int32(plan.rawValue)
     }
 

@@ -100,31 +100,31 @@ struct CountingIndex: Sendable {
 
     /// The probe's view: plain pointers and counts (copying it retains nothing), owned by the index's buffers.
     struct Raw: @unchecked Sendable, BitwiseCopyable {
-        var keyIndex: FlatTable<Int32>.View
-        var keyed: UnsafeMutablePointer<Keyed>
+        let keyIndex: FlatTable<Int32>.View
+        let keyed: UnsafeMutablePointer<Keyed>
         /// `PredicateProgram.keyBit` of the keys in `keyIndex`: most absent keys skip the lookup.
-        var keyBits: UInt64
-        var absentKeys: UnsafeMutablePointer<(key: Int32, keyed: Int32)>
-        var absentKeyCount: Int
-        var postings: UnsafeMutablePointer<UInt32>
-        var tagBounds: UnsafeMutablePointer<Int32>
-        var numberNe: UnsafeMutablePointer<NumberPosting>
-        var bitsNe: UnsafeMutablePointer<BitsPosting>
-        var thresholds: UnsafeMutablePointer<Double>
-        var rangePostings: UnsafeMutablePointer<UInt32>
-        var checked: UnsafeMutablePointer<CheckedPosting>
-        var equality: FlatTable<PoolRange>.View
-        var clearing: FlatTable<PoolRange>.View
-        var initial: UnsafeMutablePointer<UInt32>
-        var conditions: Int
-        var markedAtStart: UnsafeMutablePointer<Int32>
-        var markedAtStartCount: Int
-        var always: UnsafeMutablePointer<Int32>
-        var alwaysCount: Int
-        var everywhere: UnsafeMutablePointer<Int32>
-        var everywhereCount: Int
-        var residual: UnsafeMutablePointer<Int32>
-        var residualCount: Int
+        let keyBits: UInt64
+        let absentKeys: UnsafeMutablePointer<(key: Int32, keyed: Int32)>
+        let absentKeyCount: Int
+        let postings: UnsafeMutablePointer<UInt32>
+        let tagBounds: UnsafeMutablePointer<Int32>
+        let numberNe: UnsafeMutablePointer<NumberPosting>
+        let bitsNe: UnsafeMutablePointer<BitsPosting>
+        let thresholds: UnsafeMutablePointer<Double>
+        let rangePostings: UnsafeMutablePointer<UInt32>
+        let checked: UnsafeMutablePointer<CheckedPosting>
+        let equality: FlatTable<PoolRange>.View
+        let clearing: FlatTable<PoolRange>.View
+        let initial: UnsafeMutablePointer<UInt32>
+        let conditions: Int
+        let markedAtStart: UnsafeMutablePointer<Int32>
+        let markedAtStartCount: Int
+        let always: UnsafeMutablePointer<Int32>
+        let alwaysCount: Int
+        let everywhere: UnsafeMutablePointer<Int32>
+        let everywhereCount: Int
+        let residual: UnsafeMutablePointer<Int32>
+        let residualCount: Int
     }
 
     /// Whether the postings decide `p` by value: its code is one they file, its type mask is its code's

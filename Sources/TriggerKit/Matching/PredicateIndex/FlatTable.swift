@@ -91,11 +91,11 @@ extension FlatTable where Value == Int32 {
 
     /// The position of property `key` in the list the table was built from.
     @inline(__always)
-    func position(of key: Int32) -> Int32? { value(key: key, kind: 0, bits: 0) }
+    func position(of key: Int32) -> Int32? { view.position(of: key) }
 }
 
 extension FlatTable.View where Value == Int32 {
-    /// As `FlatTable.position(of:)`.
+    /// The position of property `key` in the list the table was built from.
     @inline(__always)
     func position(of key: Int32) -> Int32? { value(key: key, kind: 0, bits: 0) }
 }
