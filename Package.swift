@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "PublishingTests", dependencies: ["TriggerKit"]),
         .testTarget(name: "DifferentialTests", dependencies: ["Workload", "TriggerKit"]),
         .testTarget(
-            name: "ConformanceTests", dependencies: ["Harness", "TriggerKit"],
+            name: "ConformanceTests", dependencies: ["Harness", "TriggerKit", "Workload"],
             path: "Tests/ConformanceTests"),
     ]
 )

@@ -4,7 +4,7 @@ import TriggerKit
 
 func fuzzPayloadDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let json = try? JSONParser.parse(bytes) else { return 0 }
+    guard let json = try? JSONValue.parse(bytes) else { return 0 }
     var categories = ActionCategories.standard
     try? categories.register(ActionCategory(id: "ab_cat_rsvp", buttons: [.init(id: "going", title: "Going")]))
     if case .some(let payload) = json["payload"] {

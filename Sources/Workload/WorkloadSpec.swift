@@ -45,7 +45,7 @@ public struct WorkloadSpec: Sendable, Equatable {
     package static func decode(_ bytes: [UInt8], file: String) throws -> WorkloadSpec {
         func fail(_ path: String, _ reason: String) -> InputError { InputError(file: file, path: path, reason: reason) }
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch {
+        do { json = try JSONValue.parse(bytes) } catch {
             throw fail("line \(error.line), column \(error.column)", "invalid JSON: \(error.reason)")
         }
         guard case .object(let members) = json else { throw fail("$", "expected a workload spec (an object)") }

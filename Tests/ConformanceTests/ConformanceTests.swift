@@ -41,7 +41,7 @@ final class ConformanceTests: XCTestCase {
     /// Replay's line shape: `matched` on every event line, `trigger` only on `triggered`, `error` only on
     /// `invalid`, nothing but `index`, `outcome` and `displays` on a control line.
     func checkShape(_ line: String, _ where_: String) throws {
-        let json = try JSONParser.parse(line)
+        let json = try JSONValue.parse(line)
         guard case .object(let members) = json, case .string(let outcome)? = json["outcome"] else {
             return XCTFail("\(where_): not an object with an outcome: \(line)")
         }

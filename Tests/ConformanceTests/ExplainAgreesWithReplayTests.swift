@@ -7,7 +7,7 @@ import XCTest
 /// conformance case, explaining line k after lines 0..<k gives replay's outcome and winner for line k.
 final class ExplainAgreesWithReplayTests: XCTestCase {
     func outcomeAndWinner(ofReplayLine line: String) throws -> (String, String?)? {
-        let json = try JSONParser.parse(line)
+        let json = try JSONValue.parse(line)
         guard case .string(let outcome)? = json["outcome"], ["no_match", "throttled", "triggered"].contains(outcome)
         else { return nil }
         if case .string(let winner)? = json["trigger"] { return (outcome, winner) }

@@ -3,7 +3,7 @@ import XCTest
 
 final class ActionCategoryTests: XCTestCase {
     func decode(_ payload: String, _ categories: ActionCategories = .standard) throws -> PushPayloadDecoder.Decoded {
-        try PushPayloadDecoder.decode(JSONParser.parse(payload), categories: categories)
+        try PushPayloadDecoder.decode(JSONValue.parse(payload), categories: categories)
     }
 
     func testTheFourDefaultCategoriesAndTheirButtons() {

@@ -36,7 +36,7 @@ final class FuzzRegressionTests: XCTestCase {
         let all = try inputs("payload")
         XCTAssertFalse(all.isEmpty)
         for (name, bytes) in all {
-            let json = try JSONParser.parse(bytes)
+            let json = try JSONValue.parse(bytes)
             XCTAssertThrowsError(try PushPayloadDecoder.decode(json["payload"] ?? json), name) {
                 XCTAssertTrue($0 is InputError, "\(name): \($0)")
             }

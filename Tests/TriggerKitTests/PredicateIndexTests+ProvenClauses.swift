@@ -34,7 +34,7 @@ extension PredicateIndexTests {
         for properties in events { columns.append(Event(time: 5, kind: .customEvent(name: "e"), properties: properties)) }
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         XCTAssertEqual(index.crowds.count, 1)
-        let proven = index.crowds[0].equalityEntries.filter { $0 >= 0 && $0 & ProvenClause.flag != 0 }
+        let proven = index.crowds[0].equalityEntries.elements.filter { $0 >= 0 && $0 & ProvenClause.flag != 0 }
         XCTAssertEqual(proven.count, 5, "every condition with a second clause filed as proven")
         // Were the flag set without the clause laid out first, `last` would skip its first clause and match event 3 (n = 1).
         XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 10)
@@ -60,7 +60,7 @@ extension PredicateIndexTests {
         }
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         XCTAssertEqual(index.crowds.count, 2, "each product's span is a crowd")
-        let flagged = (0..<index.crowds.count).map { c in index.crowds[c].equalityEntries.filter { $0 >= 0 && $0 & ProvenClause.flag != 0 }.count }
+        let flagged = (0..<index.crowds.count).map { c in index.crowds[c].equalityEntries.elements.filter { $0 >= 0 && $0 & ProvenClause.flag != 0 }.count }
         XCTAssertEqual(flagged.reduce(0, +), 80 + 1, "the shared condition is proven in one crowd only")
         XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 6)
     }

@@ -136,7 +136,7 @@ final class PredicateIndexTests: XCTestCase {
         for (time, properties) in events { columns.append(Event(time: time, kind: .customEvent(name: "e"), properties: properties)) }
         let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
         XCTAssertEqual(index.crowds.count, 1)
-        XCTAssertTrue(index.crowds[0].equalityEntries.contains { $0 < 0 }, "no condition was filed to be accepted")
+        XCTAssertTrue(index.crowds[0].equalityEntries.elements.contains { $0 < 0 }, "no condition was filed to be accepted")
         XCTAssertEqual(matchesAgreeingWithReference(index, set, columns), 13)
     }
 

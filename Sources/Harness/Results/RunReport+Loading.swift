@@ -17,7 +17,7 @@ extension RunReport {
     /// Decodes the bytes of a results file; errors name `path`.
     package static func decode(_ bytes: [UInt8], file path: String) throws -> RunReport {
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch {
+        do { json = try JSONValue.parse(bytes) } catch {
             throw InputError(file: path, path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }
         // Another kind of bench file is named as such, before its figures are judged as a run's.

@@ -21,7 +21,7 @@ public enum CorpusDecoder {
     /// holds the file, one trigger's tape and the triggers decoded so far.
     public static func decode(bytes: [UInt8]) throws -> TriggerSet {
         let tape = JSONTape(bytes: bytes)
-        try located { () throws(JSONParser.SyntaxError) in try tape.parseDocument(deferring: "triggers") }
+        try located { () throws(JSONSyntaxError) in try tape.parseDocument(deferring: "triggers") }
         return try decode(root: JSONNode(tape: tape, at: 0))
     }
 
@@ -37,11 +37,11 @@ public enum CorpusDecoder {
 
     /// The JSON of a document, or its syntax error as an `InputError` at its line and column.
     static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try located { () throws(JSONParser.SyntaxError) in try JSONParser.parse(bytes) }
+        try located { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
     }
 
     /// `body`'s syntax error as an `InputError` at its line and column.
-    static func located<T>(_ body: () throws(JSONParser.SyntaxError) -> T) throws -> T {
+    static func located<T>(_ body: () throws(JSONSyntaxError) -> T) throws -> T {
         do {
             return try body()
         } catch {
@@ -99,8 +99,8 @@ public enum CorpusDecoder {
                     try body(i, JSONNode(tape: element, at: 0))
                     i += 1
                 }
-            } catch let error as JSONParser.SyntaxError {
-                try located { () throws(JSONParser.SyntaxError) in throw error }
+            } catch let error as JSONSyntaxError {
+                try located { () throws(JSONSyntaxError) in throw error }
             }
             return
         }

@@ -21,7 +21,7 @@ public enum EventDecoder {
             throw InputError(path: "$", reason: "line is \(line.count) bytes; at most \(maxLineBytes) are allowed")
         }
         do {
-            return try JSONParser.parse(line)
+            return try JSONValue.parse(line)
         } catch {
             throw InputError(path: "column \(error.column)", reason: "invalid JSON: \(error.reason)")
         }

@@ -1,8 +1,16 @@
-/// The strict RFC 8259 parser behind `JSONTape` (and so `JSONParser`), hardened for hostile input:
+/// The strict RFC 8259 parser behind `JSONTape` (and so `JSONValue.parse`), hardened for hostile input:
 /// bounded nesting depth (no stack overflow), numbers out of `Double` range refused, invalid UTF-8,
 /// control characters and duplicate object keys refused, errors located by line and column.
+/// Why a document could not be parsed, and where.
+package struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
+    package let line: Int
+    package let column: Int
+    package let reason: String
+    package var description: String { "line \(line), column \(column): \(reason)" }
+}
+
 struct JSONScanner {
-    typealias SyntaxError = JSONParser.SyntaxError
+    typealias SyntaxError = JSONSyntaxError
 
     var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
     var index = 0

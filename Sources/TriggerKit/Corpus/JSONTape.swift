@@ -5,6 +5,9 @@
 /// Entries are in document order. A container's entry is followed by its contents (for an object, key
 /// then value, per member) and records the index past them, so a reader skips a subtree in one step.
 package final class JSONTape {
+    /// Deepest nesting of arrays and objects accepted.
+    package static let defaultMaxDepth = 256
+
     package enum Kind: UInt8 {
         case null, bool, int, double, string, array, object
         /// An array left unparsed in the document (`parseDocument(deferring:)`), read element by element.
@@ -48,7 +51,7 @@ package final class JSONTape {
     /// Parses the whole document into the tape; trailing non-whitespace is an error. An array that is
     /// the value of the root object's member `deferring` is only delimited (a `deferred` entry), to be
     /// parsed one element at a time by `forEachDeferredElement`.
-    package func parseDocument(maxDepth: Int = JSONParser.defaultMaxDepth, deferring: String? = nil) throws(JSONParser.SyntaxError) {
+    package func parseDocument(maxDepth: Int = JSONTape.defaultMaxDepth, deferring: String? = nil) throws(JSONSyntaxError) {
         var end = try parse(from: 0, depth: 0, maxDepth: maxDepth, rootPath: "", deferring: deferring)
         bytes.withUnsafeBufferPointer { end = JSONScanner.skipWhitespace($0, from: end) }
         if end < bytes.count { throw JSONScanner.error(bytes, "unexpected text after the JSON value", at: end) }
@@ -56,7 +59,7 @@ package final class JSONTape {
 
     /// Replaces the tape's contents with the value starting at byte `from` (after whitespace), nested
     /// `depth` levels deep in its document; returns the byte index just past it.
-    func parse(from: Int, depth: Int, maxDepth: Int, rootPath: String, deferring: String? = nil) throws(JSONParser.SyntaxError) -> Int {
+    func parse(from: Int, depth: Int, maxDepth: Int, rootPath: String, deferring: String? = nil) throws(JSONSyntaxError) -> Int {
         entries.removeAll(keepingCapacity: true)
         unescaped.removeAll(keepingCapacity: true)
         self.rootPath = rootPath
@@ -70,7 +73,7 @@ package final class JSONTape {
             entries = scanner.entries
             unescaped = scanner.unescaped
         }
-        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParser.SyntaxError) -> Int in
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
             scanner.bytes = buffer
             scanner.index = JSONScanner.skipWhitespace(buffer, from: from)
             try scanner.parseValue(depth: depth)
@@ -80,7 +83,7 @@ package final class JSONTape {
 
     /// Parses each element of deferred entry `i` into `element` (its tape replaced each time) and calls
     /// `body`; syntax errors are those a whole parse would report, at the same line and column.
-    func forEachDeferredElement(_ i: Int, maxDepth: Int = JSONParser.defaultMaxDepth, into element: JSONTape,
+    func forEachDeferredElement(_ i: Int, maxDepth: Int = JSONTape.defaultMaxDepth, into element: JSONTape,
                                 _ body: () throws -> Void) throws {
         let prefix = path(of: i)
         var index = entries[i].high + 1  // past the [
@@ -89,7 +92,7 @@ package final class JSONTape {
             bytes.withUnsafeBufferPointer { index = JSONScanner.skipWhitespace($0, from: index) }
             return index < bytes.count ? bytes[index] : nil
         }
-        func unexpected(_ expected: String) -> JSONParser.SyntaxError {
+        func unexpected(_ expected: String) -> JSONSyntaxError {
             var scanner = JSONScanner(entries: [], unescaped: [], maxDepth: maxDepth)
             return bytes.withUnsafeBufferPointer {
                 scanner.bytes = $0

@@ -153,3 +153,18 @@ extension JSONValue {
         out += "\""
     }
 }
+
+extension JSONValue {
+    /// Parses one complete JSON document into a tree (integers kept apart from doubles, key order kept,
+    /// duplicate keys refused), through a `JSONTape`; trailing non-whitespace is an error. See
+    /// `JSONScanner` for what is refused.
+    package static func parse(_ bytes: [UInt8], maxDepth: Int = JSONTape.defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+        let tape = JSONTape(bytes: bytes)
+        try tape.parseDocument(maxDepth: maxDepth)
+        return tape.value(0)
+    }
+
+    package static func parse(_ text: String, maxDepth: Int = JSONTape.defaultMaxDepth) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+}

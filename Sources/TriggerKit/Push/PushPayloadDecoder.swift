@@ -84,7 +84,7 @@ public enum PushPayloadDecoder {
         var inner = node
         if case .string(let text) = node.value {
             do {
-                inner = JSONNode(value: try JSONParser.parse(text, maxDepth: 16), path: node.path)
+                inner = JSONNode(value: try JSONValue.parse(text, maxDepth: 16), path: node.path)
             } catch {
                 throw node.fail("\(wisetrackerKey) is a string but not valid JSON (\(error))")
             }

@@ -209,7 +209,7 @@ extension TwinShape {
         encoder.outputFormatting = [.sortedKeys]
         // Shapes hold finite numbers only (validated or fitted); strings stand in for any other.
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        guard let data = try? encoder.encode(self), let value = try? JSONParser.parse(Array(data)) else { return .object([]) }
+        guard let data = try? encoder.encode(self), let value = try? JSONValue.parse(Array(data)) else { return .object([]) }
         return value
     }
 

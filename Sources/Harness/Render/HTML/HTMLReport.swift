@@ -26,7 +26,7 @@ package struct HTMLReport {
     package static func load(_ path: String) throws -> Input {
         let bytes = try BoundedFile.read(path, limit: RunReport.maxFileBytes)
         // The schema decides; a file that is not JSON at all gets the results decoder's error.
-        if case .string(Sweep.schemaName)? = (try? JSONParser.parse(bytes))?["schema"] {
+        if case .string(Sweep.schemaName)? = (try? JSONValue.parse(bytes))?["schema"] {
             return .sweep(try Sweep.decode(bytes, file: path), file: path)
         }
         return .run(try RunReport.decode(bytes, file: path), file: path)

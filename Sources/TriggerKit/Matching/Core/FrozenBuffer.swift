@@ -45,6 +45,9 @@ import Darwin
         return base[i]
     }
 
+    /// A copy of the elements, for tests and reports: never on a per-event path.
+    package var elements: [Element] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
     /// Sorts the elements in `range` by `key`, equal keys keeping their order. Only while the buffer
     /// is being built, before any reader holds it: the one write a frozen buffer allows.
     func reorder(_ range: Range<Int>, by key: (Element) -> Int32) {

@@ -1,171 +1,58 @@
-/// The index of one crowded bucket: equality hash, numeric range lists, and the residual.
+/// The index of one crowded bucket: equality hash, numeric range lists, bands, regex literal keys and
+/// the residual. The stored buffers own the memory; the probe reads it through `raw`
+/// (`CrowdIndex+Probe.swift`).
 package struct CrowdIndex: Sendable {
-    /// A property key and a canonical value: numbers that compare equal (3 and 3.0) share a key.
-    package struct EqualityKey: Hashable, Sendable {
-        let key: Int32
-        /// 0 integral number, 1 other number, 2 string id, 3 boolean; above, a regex literal (`LiteralKeys`).
-        package let kind: UInt8
-        let bits: UInt64
-
-        init(key: Int32, kind: UInt8, bits: UInt64) {
-            self.key = key
-            self.kind = kind
-            self.bits = bits
-        }
-
-        /// The canonical key of a compact value; nil for values no equality predicate can match.
-        @inline(__always)
-        package init?(key: Int32, tag: UInt8, bits: UInt64) {
-            self.key = key
-            switch tag {
-            case ValueTag.int.rawValue: kind = 0; self.bits = bits
-            case ValueTag.double.rawValue:
-                let d = Double(bitPattern: bits)
-                if d == d.rounded(), d >= -9_223_372_036_854_775_808.0, d < 9_223_372_036_854_775_808.0 {
-                    kind = 0; self.bits = UInt64(bitPattern: Int64(d))
-                } else {
-                    kind = 1; self.bits = bits
-                }
-            case ValueTag.string.rawValue: kind = 2; self.bits = bits
-            case ValueTag.bool.rawValue: kind = 3; self.bits = bits
-            default: return nil
-            }
-        }
-    }
-
     struct PoolRange: Sendable, BitwiseCopyable { var start: Int32; var end: Int32 }
 
-    var equality = FlatTable<PoolRange>([(CrowdIndex.EqualityKey, PoolRange)](), filler: PoolRange(start: 0, end: 0))
+    let equality: FlatTable<PoolRange>
     /// Each equality key's conditions: `e` to evaluate, `~e` (negative) to accept as found, when the
     /// key's equality is the condition's only filter, and `e | ProvenClause.flag` to evaluate from the
     /// second clause, the equality having been laid out first. Regex literal keys hold only `e`.
-    package var equalityEntries: [Int32] = []
-    /// Each key's range lists and bands, found through a flat table of positions
-    /// and probed in place: a dictionary lookup hashed the key and copied the lists out, retaining each.
-    var rangeAt = FlatTable<Int32>(positionsOf: [])
-    var ranges = FrozenBuffer<RangeLists>([])
-    var bandAt = FlatTable<Int32>(positionsOf: [])
-    var bands = FrozenBuffer<BandIndex>([])
-    var residual: [Int32] = []
-    /// `PredicateProgram.keyBit` of the keys with literal keys, and the rest of the literal index.
-    var literalKeyBits: UInt64 = 0
-    var literals = CrowdLiterals()
-    /// `PredicateProgram.keyBit` of the keys `equality`, `ranges` and `bands` hold: a probe skips the
-    /// (hashing) lookup for a property whose bit is clear.
-    var equalityKeyBits: UInt64 = 0, rangeKeyBits: UInt64 = 0, bandKeyBits: UInt64 = 0
+    package let equalityEntries: FrozenBuffer<Int32>
+    let residual: FrozenBuffer<Int32>
+    /// Each key's range lists and bands, found through a flat table of positions and probed in place:
+    /// a dictionary lookup hashed the key and copied the lists out, retaining each.
+    let rangeAt: FlatTable<Int32>, ranges: FrozenBuffer<RangeLists>
+    let rangeThresholds: FrozenBuffer<Double>, rangeEntries: FrozenBuffer<Int32>
+    let bandAt: FlatTable<Int32>, bands: FrozenBuffer<BandIndex>
+    let bandLower: FrozenBuffer<Double>, bandUpper: FrozenBuffer<Double>, bandEntries: FrozenBuffer<Int32>
+    let literals: CrowdLiterals
     /// Per position of `equalityEntries`: the start in the program's `literals` of the literal-only
     /// pattern of a condition that is that regex alone (checked, then accepted without evaluation); -1
-    /// for the others; empty without such conditions. Kept after the fields every probe reads, so
-    /// adding it left their places as they were.
-    package var literalExact = FrozenBuffer<Int32>([])
+    /// for the others; empty without such conditions.
+    package let literalExact: FrozenBuffer<Int32>
+    /// Everything above as the probe reads it.
+    let raw: Raw
 
-    /// How one condition of a crowd is filed: under the access predicate an event must satisfy for it
-    /// to match, or in the residual that every probe returns.
-    package enum Access {
-        /// An equality value, or a regex literal key (`LiteralKeys`) when `literal`; `clause` is the
-        /// condition's clause the key comes from (one predicate alone in it).
-        case keyed(EqualityKey, literal: Bool, clause: Int)
-        /// A lower and an upper bound on one key.
-        case band(PredicateProgram.Predicate, PredicateProgram.Predicate)
-        /// A one-sided numeric range.
-        case range(PredicateProgram.Predicate)
-        case residual
-    }
-
-    /// The clause's predicate when it is the clause's only one (so it must hold).
-    @inline(__always)
-    static func single(_ clause: Int, in program: PredicateProgram) -> PredicateProgram.Predicate? {
-        let lo = program.clauseStart[clause]
-        return program.clauseStart[clause + 1] - lo == 1 ? program.predicates[Int(lo)] : nil
-    }
-
-    /// The key an equality predicate files under; nil for other predicates.
-    static func equalityKey(_ p: PredicateProgram.Predicate) -> EqualityKey? {
-        switch p.code {
-        case .numEq: EqualityKey(key: p.key, tag: p.constTag, bits: p.constBits)
-        case .strEq: EqualityKey(key: p.key, tag: ValueTag.string.rawValue, bits: p.constBits)
-        case .boolEq: EqualityKey(key: p.key, tag: ValueTag.bool.rawValue, bits: p.constBits)
-        default: nil
-        }
-    }
-
-    /// A regex that holds only on a string containing its literals (not its negation).
-    static func isIndexableRegex(_ p: PredicateProgram.Predicate) -> Bool {
-        (p.code == .regex || p.code == .regexSearch) && p.tagMask == 1 << ValueTag.string.rawValue
-    }
-
-    /// The access predicate of `entry`: among the filters alone in their clause (so they must hold),
-    /// the one expected to gather the fewest conditions by `statistics` — an equality value or a regex
-    /// literal by its count (a literal loses ties: RE2 verifies its candidates), a two-sided band on
-    /// one key as an eighth of the crowd, a one-sided range as half. Reads the program in place and
-    /// allocates nothing but a pattern's literals, once per regex.
-    package static func access(of entry: PredicateProgram.Entry, in program: PredicateProgram, statistics: inout AccessStatistics) -> Access {
-        let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
-        var best = Access.residual, cost = Double.infinity
-        var lower: PredicateProgram.Predicate?, firstRanged: PredicateProgram.Predicate?
-        for clause in clauses {
-            guard let p = single(clause, in: program) else { continue }
-            if let k = equalityKey(p) {
-                if statistics.count(k) < cost { (best, cost) = (.keyed(k, literal: false, clause: clause), statistics.count(k)) }
-                continue
-            }
-            if statistics.literalsAllowed, isIndexableRegex(p) {
-                for k in statistics.keys(of: p, program: program) where statistics.count(k) + 0.5 < cost {
-                    (best, cost) = (.keyed(k, literal: true, clause: clause), statistics.count(k) + 0.5)
-                }
-                continue
-            }
-            switch p.code {
-            case .numGt, .numGte, .numLt, .numLte:
-                guard RangeLists.threshold(p) != nil else { continue }
-                if firstRanged == nil { firstRanged = p }
-                if lower == nil, p.code == .numGt || p.code == .numGte { lower = p }
-            default: continue
-            }
-        }
-        let total = Double(statistics.total)
-        if let lower, total / 8 < cost {
-            for clause in clauses {
-                guard let p = single(clause, in: program) else { continue }
-                if p.code == .numLt || p.code == .numLte, p.key == lower.key, RangeLists.threshold(p) != nil {
-                    return .band(lower, p)
-                }
-            }
-        }
-        if let firstRanged, total / 2 < cost { return .range(firstRanged) }
-        return best
-    }
-
-    /// Whether probing is expected to return at most half of a crowd of `count` conditions with
-    /// `residual` residual ones and `ranged` under a one-sided range: residual conditions always come
-    /// back, one-sided ranges about half the time, equalities and bands rarely. Below that, the
-    /// probes (hash lookups per property) cost more than screening the whole bucket 64 entries at a
-    /// time: on the default workload, indexing every bucket of 32 or more made `predicate-index`
-    /// 1.7–1.9× slower than `compiled` (it returned 2.9 candidates per event against 3.2).
-    static func pays(count: Int, residual: Int, ranged: Int) -> Bool {
-        Double(residual) + 0.5 * Double(ranged) <= 0.5 * Double(count)
-    }
-
-    /// `pays` for the conditions `entries` of `run`, without building the index.
-    package static func pays(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
-                             statistics: inout AccessStatistics) -> Bool {
-        var residual = 0, ranged = 0
-        for e in entries {
-            switch access(of: run[e], in: program, statistics: &statistics) {
-            case .residual: residual += 1
-            case .range: ranged += 1
-            case .keyed, .band: break
-            }
-        }
-        return pays(count: entries.count, residual: residual, ranged: ranged)
+    /// The probe's view: plain pointers, counts and masks (copying it retains nothing), owned by the
+    /// index's buffers. The fields every probe reads come first.
+    struct Raw: @unchecked Sendable, BitwiseCopyable {
+        let residual: UnsafeMutablePointer<Int32>
+        let residualCount: Int
+        /// `PredicateProgram.keyBit` of the keys `equality`, `rangeAt` and `bandAt` hold: a probe skips
+        /// the (hashing) lookup for a property whose bit is clear.
+        let equalityKeyBits: UInt64, rangeKeyBits: UInt64, bandKeyBits: UInt64
+        let equality: FlatTable<PoolRange>.View
+        let equalityEntries: UnsafeMutablePointer<Int32>
+        let rangeAt: FlatTable<Int32>.View
+        let ranges: UnsafeMutablePointer<RangeLists>
+        let rangeThresholds: UnsafeMutablePointer<Double>, rangeEntries: UnsafeMutablePointer<Int32>
+        let bandAt: FlatTable<Int32>.View
+        let bands: UnsafeMutablePointer<BandIndex>
+        let bandLower: UnsafeMutablePointer<Double>, bandUpper: UnsafeMutablePointer<Double>, bandEntries: UnsafeMutablePointer<Int32>
+        /// `PredicateProgram.keyBit` of the keys with literal keys, and the rest of the literal index.
+        let literalKeyBits: UInt64
+        let literals: CrowdLiterals.Raw
+        let literalExact: UnsafeMutablePointer<Int32>
+        let literalExactCount: Int
     }
 
     /// `layout`: the conditions whose proven clause some crowd already put first (`ClauseLayout`).
     init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram,
          statistics: inout AccessStatistics, layout: inout ClauseLayout) {
         precondition(entries.upperBound <= Int(ProvenClause.entryMask), "an entry number of 2^30 or more")
-        var literalEntries: [Int32] = [], gramLengths: UInt16 = 0
-        var eq: [EqualityKey: [Int32]] = [:]
+        var literalEntries: [Int32] = [], gramLengths: UInt16 = 0, literalKeyBits: UInt64 = 0
+        var eq: [EqualityKey: [Int32]] = [:], residual: [Int32] = []
         // Per entry of the crowd, the literal start of a condition that is one literal-only regex alone
         // (-1 otherwise); allocated at the first such condition, so crowds without one pay nothing.
         var exactLiteral: [Int32] = []
@@ -177,7 +64,7 @@ package struct CrowdIndex: Sendable {
             case .keyed(let k, let literal, let clause):
                 // With one clause, the access filter is the condition's only one. An equality alone holds
                 // whenever the key is found: filed as `~e`, it is accepted without evaluation
-                // (`PredicateIndexMatcher.list`). Computed before the append: written inside it, the
+                // (`PredicateIndexMatcher.accept`). Computed before the append: written inside it, the
                 // optimizer copied the key's list on every append (`bench builds --workload tiny`: 375
                 // mallocs per build instead of 278).
                 let entry = run[e]
@@ -208,27 +95,37 @@ package struct CrowdIndex: Sendable {
                 residual.append(Int32(e))
             }
         }
-        var spans: [(EqualityKey, PoolRange)] = []
+        var spans: [(EqualityKey, PoolRange)] = [], filed: [Int32] = []
         for (k, list) in eq {
-            spans.append((k, PoolRange(start: Int32(equalityEntries.count), end: Int32(equalityEntries.count + list.count))))
-            equalityEntries.append(contentsOf: list)
+            spans.append((k, PoolRange(start: Int32(filed.count), end: Int32(filed.count + list.count))))
+            filed.append(contentsOf: list)
         }
         equality = FlatTable(spans, filler: PoolRange(start: 0, end: 0))
+        equalityEntries = FrozenBuffer(filed)
+        self.residual = FrozenBuffer(residual)
         let rangeKeyList = rangeBuild.keys.sorted(), bandKeyList = bandBuild.keys.sorted()
-        ranges = FrozenBuffer(rangeKeyList.map { rangeBuild[$0]!.build() })
+        var thresholds: [Double] = [], rangeEntries: [Int32] = []
+        ranges = FrozenBuffer(rangeKeyList.map { rangeBuild[$0]!.build(thresholds: &thresholds, entries: &rangeEntries) })
         rangeAt = FlatTable(positionsOf: rangeKeyList)
-        bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!) })
+        (rangeThresholds, self.rangeEntries) = (FrozenBuffer(thresholds), FrozenBuffer(rangeEntries))
+        var lower: [Double] = [], upper: [Double] = [], bandEntries: [Int32] = []
+        bands = FrozenBuffer(bandKeyList.map { BandIndex(bandBuild[$0]!, lower: &lower, upper: &upper, entries: &bandEntries) })
         bandAt = FlatTable(positionsOf: bandKeyList)
-        for k in eq.keys where k.kind <= 3 { equalityKeyBits |= PredicateProgram.keyBit(k.key) }
-        if literalKeyBits != 0 {
-            literals = CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: FrozenBuffer(prefixLengths.sorted()), gramLengths: gramLengths,
-                                     filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
-        }
+        (bandLower, bandUpper, self.bandEntries) = (FrozenBuffer(lower), FrozenBuffer(upper), FrozenBuffer(bandEntries))
+        literals = literalKeyBits == 0 ? CrowdLiterals() :
+            CrowdLiterals(conditions: entries.count, entries: literalEntries, prefixLengths: prefixLengths.sorted(), gramLengths: gramLengths,
+                          filter: LiteralFilter(eq.keys.filter { $0.kind > 3 }))
         // An entry is filed under one key, so a literal start marks a literal-keyed position.
-        if !exactLiteral.isEmpty {
-            literalExact = FrozenBuffer(equalityEntries.map { $0 >= 0 ? exactLiteral[Int($0 & ProvenClause.entryMask) - entries.lowerBound] : -1 })
-        }
-        for k in rangeKeyList { rangeKeyBits |= PredicateProgram.keyBit(k) }
-        for k in bandKeyList { bandKeyBits |= PredicateProgram.keyBit(k) }
+        literalExact = FrozenBuffer(exactLiteral.isEmpty ? [] :
+            filed.map { $0 >= 0 ? exactLiteral[Int($0 & ProvenClause.entryMask) - entries.lowerBound] : -1 })
+        func keyBits<S: Sequence<Int32>>(_ keys: S) -> UInt64 { keys.reduce(0) { $0 | PredicateProgram.keyBit($1) } }
+        raw = Raw(residual: self.residual.base, residualCount: self.residual.count,
+                  equalityKeyBits: keyBits(eq.keys.lazy.filter { $0.kind <= 3 }.map(\.key)),
+                  rangeKeyBits: keyBits(rangeKeyList), bandKeyBits: keyBits(bandKeyList),
+                  equality: equality.view, equalityEntries: equalityEntries.base,
+                  rangeAt: rangeAt.view, ranges: ranges.base, rangeThresholds: rangeThresholds.base, rangeEntries: self.rangeEntries.base,
+                  bandAt: bandAt.view, bands: bands.base, bandLower: bandLower.base, bandUpper: bandUpper.base, bandEntries: self.bandEntries.base,
+                  literalKeyBits: literalKeyBits, literals: literals.raw,
+                  literalExact: literalExact.base, literalExactCount: literalExact.count)
     }
 }

@@ -1,56 +1,89 @@
 extension IntervalCells {
     /// The index of `run[entries]`. Conditions are numbered in run order; the others are `residual`.
     init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+        let grouped = Grouped(entries: entries, of: run, program: program)
+        let conditions = grouped.entryOf.count, attributes = grouped.keys.count
+        let words = max(1, (conditions + 63) / 64)
+        let (splitStart, splits) = Self.splits(of: grouped)
+        let cuts = (0..<attributes).map { Cut(splits: splits, first: Int(splitStart[$0]), count: Int(splitStart[$0 + 1] - splitStart[$0])) }
+        let totalCells = splits.count + attributes
+        let (ownedFail, absentBits, partialCount) = Self.failBits(of: grouped, cuts: cuts, words: words, cells: totalCells)
+        let (ownedPartialStart, ownedPartials) = Self.partials(of: grouped, cuts: cuts, countPerCell: partialCount)
+        var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
+        for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
+
+        let ownedEntries = FrozenBuffer(grouped.entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
+        let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
+        let ownedAbsent = FrozenBuffer(absentBits), ownedResidual = FrozenBuffer(grouped.residual)
+        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
+                  attributeOfKey: ownedAttributes.base, keyLimit: grouped.keyLimit, splitStart: ownedSplitStart.base,
+                  splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
+                  partialStart: ownedPartialStart.base, partials: ownedPartials.base, residual: ownedResidual.base,
+                  residualCount: ownedResidual.count)
+        owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials,
+                  ownedResidual]
+    }
+
+    /// Every interval of the conditions the cells decide, as a record grouped by attribute.
+    private struct Grouped {
         var entryOf: [Int32] = []
         var residual: [Int32] = []
-        // Every interval as a record grouped by attribute, in two passes (count per key, then place), so
-        // no unsorted copy is held beside them; each group stays in condition order.
-        var list: [(key: Int32, lo: Double, hi: Double)] = []
-        var groupStart: [Int] = [0]
-        for e in entries {
-            guard Self.intervals(of: run[e], program: program, into: &list) else {
-                residual.append(Int32(e))
-                continue
-            }
-            for i in list {
-                if Int(i.key) + 2 > groupStart.count { groupStart += [Int](repeating: 0, count: Int(i.key) + 2 - groupStart.count) }
-                groupStart[Int(i.key) + 1] += 1
-            }
-            entryOf.append(Int32(e))
-        }
-        let keyLimit = groupStart.count - 1
-        for k in 0..<keyLimit { groupStart[k + 1] += groupStart[k] }
-        var records = [(key: Int32, condition: Int32, lo: Double, hi: Double)](repeating: (0, 0, 0, 0), count: groupStart[keyLimit])
-        var next = groupStart
-        for (c, e) in entryOf.enumerated() {
-            _ = Self.intervals(of: run[Int(e)], program: program, into: &list)
-            for i in list {
-                records[next[Int(i.key)]] = (i.key, Int32(c), i.lo, i.hi)
-                next[Int(i.key)] += 1
-            }
-        }
-        let conditions = entryOf.count
-        let words = max(1, (conditions + 63) / 64)
+        var records: [(key: Int32, condition: Int32, lo: Double, hi: Double)] = []
+        /// The attributes' property keys, ascending, and each one's records.
         var keys: [Int32] = []
         var groups: [Range<Int>] = []
-        for k in 0..<keyLimit where groupStart[k] < groupStart[k + 1] {
-            keys.append(Int32(k))
-            groups.append(groupStart[k]..<groupStart[k + 1])
+        /// One more than the largest key.
+        var keyLimit = 0
+
+        /// In two passes (count per key, then place), so no unsorted copy is held beside the records;
+        /// each group stays in condition order.
+        init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+            var list: [(key: Int32, lo: Double, hi: Double)] = []
+            var groupStart: [Int] = [0]
+            for e in entries {
+                guard IntervalCells.intervals(of: run[e], program: program, into: &list) else {
+                    residual.append(Int32(e))
+                    continue
+                }
+                for i in list {
+                    if Int(i.key) + 2 > groupStart.count { groupStart += [Int](repeating: 0, count: Int(i.key) + 2 - groupStart.count) }
+                    groupStart[Int(i.key) + 1] += 1
+                }
+                entryOf.append(Int32(e))
+            }
+            keyLimit = groupStart.count - 1
+            for k in 0..<keyLimit { groupStart[k + 1] += groupStart[k] }
+            records = .init(repeating: (0, 0, 0, 0), count: groupStart[keyLimit])
+            var next = groupStart
+            for (c, e) in entryOf.enumerated() {
+                _ = IntervalCells.intervals(of: run[Int(e)], program: program, into: &list)
+                for i in list {
+                    records[next[Int(i.key)]] = (i.key, Int32(c), i.lo, i.hi)
+                    next[Int(i.key)] += 1
+                }
+            }
+            for k in 0..<keyLimit where groupStart[k] < groupStart[k + 1] {
+                keys.append(Int32(k))
+                groups.append(groupStart[k]..<groupStart[k + 1])
+            }
         }
-        let attributes = keys.count
-        // Cells per attribute in proportion to its intervals, within the memory allowance.
-        let cellBudget = max(attributes, Self.cellBitsPerCondition)
+    }
+
+    /// The cell edges of every attribute, `splits[splitStart[a]..<splitStart[a + 1]]` for attribute
+    /// `a`: cells per attribute in proportion to its intervals, within the memory allowance.
+    private static func splits(of grouped: Grouped) -> (splitStart: [Int32], splits: [Double]) {
+        let cellBudget = max(grouped.keys.count, Self.cellBitsPerCondition)
         var splitStart: [Int32] = [0], splits: [Double] = []
-        for g in groups {
-            let share = max(1, cellBudget * g.count / max(records.count, 1))
+        for g in grouped.groups {
+            let share = max(1, cellBudget * g.count / max(grouped.records.count, 1))
             // Equi-depth over the finite ends: each cell holds about as many ends, so as many partials.
             // Quantiles of an evenly strided sample of at most ~32,768 ends are as good and cost no full sort.
             var ends: [Double] = []
             let stride = max(1, g.count / 16_384)
             ends.reserveCapacity(2 * g.count / stride + 2)
             for r in Swift.stride(from: g.lowerBound, to: g.upperBound, by: stride) {
-                if records[r].lo.isFinite { ends.append(records[r].lo) }
-                if records[r].hi.isFinite { ends.append(records[r].hi) }
+                if grouped.records[r].lo.isFinite { ends.append(grouped.records[r].lo) }
+                if grouped.records[r].hi.isFinite { ends.append(grouped.records[r].hi) }
             }
             ends.sort()
             let cells = min(share, max(1, ends.count / 2))
@@ -64,17 +97,21 @@ extension IntervalCells {
             }
             splitStart.append(Int32(splits.count))
         }
-        let totalCells = splits.count + attributes
+        return (splitStart, splits)
+    }
+
+    /// Per cell, the conditions an interval of the cell's attribute rules out wholly (`words` words
+    /// each); per attribute, the conditions it constrains (failing when the event lacks it); and per
+    /// cell, how many intervals cover it only in part.
+    private static func failBits(of grouped: Grouped, cuts: [Cut], words: Int, cells totalCells: Int)
+        -> (fail: FrozenBuffer<UInt64>, absent: [UInt64], partialCount: [Int32]) {
         // Written in place in the buffer the index keeps (an array copied into it held the bitsets twice).
         let failBits = FrozenBuffer<UInt64>.allocate(totalCells * words)
         failBits.initialize(repeating: 0, count: totalCells * words)
-        let ownedFail = FrozenBuffer(adopting: failBits, count: totalCells * words)
-        var absentBits = [UInt64](repeating: 0, count: attributes * words)
-        // Partials are counted per cell here and placed after, into one buffer (lists per cell, then
-        // joined, held them twice).
-        var partialStart = [Int32](repeating: 0, count: totalCells + 1)
-        for (a, g) in groups.enumerated() {
-            let cut = Cut(splits: splits, first: Int(splitStart[a]), count: Int(splitStart[a + 1] - splitStart[a]))
+        var absentBits = [UInt64](repeating: 0, count: cuts.count * words)
+        var partialCount = [Int32](repeating: 0, count: totalCells)
+        for (a, g) in grouped.groups.enumerated() {
+            let cut = cuts[a]
             let base = cut.first + a  // the attribute's first cell
             let cells = cut.count + 1
             // Fails from the cell after its `hi` on, and up to the cell before its `lo`: marked where the
@@ -82,13 +119,12 @@ extension IntervalCells {
             var hiStart = [[Int32]](repeating: [], count: cells + 1)
             var loEnd = [[Int32]](repeating: [], count: cells + 1)
             for r in g {
-                let rec = records[r]
+                let rec = grouped.records[r]
                 let c = Int(rec.condition)
                 absentBits[a * words + c >> 6] |= 1 << UInt64(c & 63)
-                let cl = cut.cell(rec.lo), ch = cut.cell(rec.hi)
-                hiStart[ch + 1].append(rec.condition)
-                loEnd[cl].append(rec.condition)  // fails in cells 0..<cl
-                cut.forEachPartialCell(rec.lo, rec.hi) { partialStart[base + $0 + 1] += 1 }
+                hiStart[cut.cell(rec.hi) + 1].append(rec.condition)
+                loEnd[cut.cell(rec.lo)].append(rec.condition)  // fails in cells 0..<cell(lo)
+                cut.forEachPartialCell(rec.lo, rec.hi) { partialCount[base + $0] += 1 }
             }
             var running = [UInt64](repeating: 0, count: words)
             for j in 0..<cells {
@@ -101,35 +137,29 @@ extension IntervalCells {
                 for w in 0..<words { failBits[(base + j) * words + w] |= running[w] }
             }
         }
-        for j in 0..<totalCells { partialStart[j + 1] += partialStart[j] }
-        let partialCount = Int(partialStart[totalCells])
-        let partials = FrozenBuffer<Partial>.allocate(partialCount)
+        return (FrozenBuffer(adopting: failBits, count: totalCells * words), absentBits, partialCount)
+    }
+
+    /// The intervals covering each cell in part, cell after cell in one buffer (lists per cell, then
+    /// joined, held them twice), and where each cell's run starts.
+    private static func partials(of grouped: Grouped, cuts: [Cut], countPerCell: [Int32])
+        -> (start: FrozenBuffer<Int32>, partials: FrozenBuffer<Partial>) {
+        var partialStart = [Int32](repeating: 0, count: countPerCell.count + 1)
+        for j in countPerCell.indices { partialStart[j + 1] = partialStart[j] + countPerCell[j] }
+        let partialTotal = Int(partialStart[countPerCell.count])
+        let partials = FrozenBuffer<Partial>.allocate(partialTotal)
         var place = partialStart.map(Int.init)
-        for (a, g) in groups.enumerated() {
-            let cut = Cut(splits: splits, first: Int(splitStart[a]), count: Int(splitStart[a + 1] - splitStart[a]))
+        for (a, g) in grouped.groups.enumerated() {
+            let cut = cuts[a]
             for r in g {
-                let rec = records[r]
+                let rec = grouped.records[r]
                 cut.forEachPartialCell(rec.lo, rec.hi) { j in
                     (partials + place[cut.first + a + j]).initialize(to: Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
                     place[cut.first + a + j] += 1
                 }
             }
         }
-        let ownedPartials = FrozenBuffer(adopting: partials, count: partialCount)
-        var attributeOfKey = [Int32](repeating: -1, count: max(keyLimit, 1))
-        for (a, key) in keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
-
-        let ownedEntries = FrozenBuffer(entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
-        let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
-        let ownedAbsent = FrozenBuffer(absentBits)
-        let ownedPartialStart = FrozenBuffer(partialStart), ownedResidual = FrozenBuffer(residual)
-        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
-                  attributeOfKey: ownedAttributes.base, keyLimit: keyLimit, splitStart: ownedSplitStart.base,
-                  splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
-                  partialStart: ownedPartialStart.base, partials: ownedPartials.base, residual: ownedResidual.base,
-                  residualCount: residual.count)
-        owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials,
-                  ownedResidual]
+        return (FrozenBuffer(partialStart), FrozenBuffer(adopting: partials, count: partialTotal))
     }
 }
 

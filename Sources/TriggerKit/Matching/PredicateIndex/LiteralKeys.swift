@@ -98,21 +98,48 @@ struct LiteralFilter: Sendable {
         return Int(truncatingIfNeeded: h >> shift)
     }
 
-    @inline(__always)
-    func mayHold(_ key: Int32, _ kind: UInt8, _ bits: UInt64) -> Bool {
-        let b = Self.bit(key, kind, bits, shift: shift)
-        return words.base[b >> 6] & (1 << UInt64(b & 63)) != 0
+    /// The probe's view: the words' address and the shift (copying it retains nothing).
+    struct View: @unchecked Sendable, BitwiseCopyable {
+        let words: UnsafePointer<UInt64>
+        let shift: UInt64
+
+        @inline(__always)
+        func mayHold(_ key: Int32, _ kind: UInt8, _ bits: UInt64) -> Bool {
+            let b = LiteralFilter.bit(key, kind, bits, shift: shift)
+            return words[b >> 6] & (1 << UInt64(b & 63)) != 0
+        }
     }
+
+    var view: View { View(words: words.base, shift: shift) }
 }
 
 /// The regex-literal side of one crowd's index (its keys are in the crowd's equality table).
 struct CrowdLiterals: Sendable {
-    /// The crowd's conditions (the marks a probe needs).
-    var conditions = 0
     /// The conditions filed under literal keys, all returned when a probe cannot fold a text.
-    var entries: [Int32] = []
-    /// The lengths of the literal prefixes filed, ascending; bit g of `gramLengths` for each gram length.
-    var prefixLengths = FrozenBuffer<Int32>([])
-    var gramLengths: UInt16 = 0
-    var filter = LiteralFilter([])
+    let entries: FrozenBuffer<Int32>
+    /// The lengths of the literal prefixes filed, ascending.
+    let prefixLengths: FrozenBuffer<Int32>
+    let filter: LiteralFilter
+    let raw: Raw
+
+    /// The probe's view (copying it retains nothing).
+    struct Raw: @unchecked Sendable, BitwiseCopyable {
+        /// The crowd's conditions (the marks a probe needs).
+        let conditions: Int
+        let entries: UnsafeMutablePointer<Int32>
+        let entryCount: Int
+        let prefixLengths: UnsafeMutablePointer<Int32>
+        let prefixLengthCount: Int
+        /// Bit g for each gram length filed.
+        let gramLengths: UInt16
+        let filter: LiteralFilter.View
+    }
+
+    init(conditions: Int = 0, entries: [Int32] = [], prefixLengths: [Int32] = [], gramLengths: UInt16 = 0, filter: LiteralFilter = LiteralFilter([])) {
+        self.entries = FrozenBuffer(entries)
+        self.prefixLengths = FrozenBuffer(prefixLengths)
+        self.filter = filter
+        raw = Raw(conditions: conditions, entries: self.entries.base, entryCount: entries.count, prefixLengths: self.prefixLengths.base,
+                  prefixLengthCount: prefixLengths.count, gramLengths: gramLengths, filter: filter.view)
+    }
 }

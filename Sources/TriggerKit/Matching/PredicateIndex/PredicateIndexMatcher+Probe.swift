@@ -40,42 +40,14 @@ extension PredicateIndexMatcher {
         }
         // The index's candidates (and the residual conditions) are collected, then screened and
         // evaluated together like a scanned bucket.
-        let index = crowds.base + planned.position
-        list(index, i, events, scratch)
-        if index.pointee.literalKeyBits != 0 {
-            Self.probeLiterals(index, spanStart: spans.range(of: bucket).lowerBound, entries: spans.entries.base, literals: program.tables.literals,
-                               i, events, scratch)
+        let raw = UnsafePointer(crowds.base + planned.position).pointer(to: \.raw)!
+        CrowdIndex.list(raw, entries: spans.entries.base, i, events, scratch)
+        if raw.pointee.literalKeyBits != 0 {
+            CrowdIndex.listLiterals(raw, spanStart: spans.range(of: bucket).lowerBound, entries: spans.entries.base,
+                                    literals: program.tables.literals, i, events, scratch)
         }
         program.prefetchListed(spans.entries, scratch)
         program.scanListed(spans.entries, i, events, scratch)
-    }
-
-    /// Lists the residual conditions of crowd `index` and those its probes return for event `i`.
-    /// The closures capture only the scratch: capturing `self` copied the whole matcher onto the
-    /// stack on every call.
-    @inline(__always)
-    func list(_ index: UnsafeMutablePointer<CrowdIndex>, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        for e in index.pointee.residual { scratch.appendListed(e) }
-        for p in Int(events.propertyStart[i])..<Int(events.propertyStart[i + 1]) {
-            let key = events.propertyKeys[p]
-            let tag = events.propertyTags[p]
-            let bits = events.propertyBits[p]
-            let keyBit = PredicateProgram.keyBit(key)
-            if index.pointee.equalityKeyBits & keyBit != 0, let probe = CrowdIndex.EqualityKey(key: key, tag: tag, bits: bits),
-               let r = index.pointee.equality[probe] {
-                for k in Int(r.start)..<Int(r.end) {
-                    let e = index.pointee.equalityEntries[k]
-                    if e >= 0 { scratch.appendListed(e) } else { Self.accept(spans.entries[Int(~e)], i, events, scratch) }
-                }
-            }
-            guard tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            if index.pointee.rangeKeyBits & keyBit != 0, let at = index.pointee.rangeAt.position(of: key) {
-                (index.pointee.ranges.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
-            }
-            if index.pointee.bandKeyBits & keyBit != 0, let at = index.pointee.bandAt.position(of: key) {
-                (index.pointee.bands.base + Int(at)).pointee.forEachCandidate(tag: tag, bits: bits) { scratch.appendListed($0) }
-            }
-        }
     }
 
     /// Adds `entry`, whose condition holds for event `i` (its only filter was found by a probe, and

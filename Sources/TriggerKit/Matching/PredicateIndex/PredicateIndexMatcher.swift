@@ -129,7 +129,7 @@ package struct PredicateIndexMatcher: Matcher {
     /// Computed, like `largestCounted`: a stored property made the matcher too big to pass around
     /// without a copy in every `match` call.
     var largestLiteralCrowd: Int {
-        (0..<crowds.count).reduce(0) { max($0, crowds[$1].literals.conditions) }
+        (0..<crowds.count).reduce(0) { max($0, crowds[$1].literals.raw.conditions) }
     }
 
     /// The most conditions a counted span holds: room for their mark words in a scratch.

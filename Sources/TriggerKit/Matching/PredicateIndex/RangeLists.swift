@@ -1,11 +1,9 @@
-/// Conditions filed under a numeric range predicate on one property, as four lists sorted by threshold.
-struct RangeLists: Sendable {
-    struct Sorted: Sendable {
-        var thresholds: [Double] = []
-        var entries: [Int32] = []
-    }
-
-    var gt = Sorted(), gte = Sorted(), lt = Sorted(), lte = Sorted()
+/// Conditions filed under a numeric range predicate on one property: four runs of the crowd's range
+/// pools (`CrowdIndex.Raw.rangeThresholds`, `rangeEntries`), one per operator, each sorted by
+/// threshold. Plain offsets, so the crowd's pools hold every key's lists in two allocations.
+struct RangeLists: Sendable, BitwiseCopyable {
+    /// The runs are `gt..<gte`, `gte..<lt`, `lt..<lte` and `lte..<end`.
+    let gt: Int32, gte: Int32, lt: Int32, lte: Int32, end: Int32
 
     /// The predicate's threshold as an exact Double, or nil when it has none (huge integers).
     static func threshold(_ p: PredicateProgram.Predicate) -> Double? { exactProbe(tag: p.constTag, bits: p.constBits) }
@@ -15,19 +13,19 @@ struct RangeLists: Sendable {
         mutating func add(_ p: PredicateProgram.Predicate, entry: Int32) {
             lists[p.code, default: []].append((RangeLists.threshold(p)!, entry))
         }
-        func build() -> RangeLists {
-            func sorted(_ code: PredicateProgram.Code) -> Sorted {
-                let l = (lists[code] ?? []).sorted { $0.0 < $1.0 }
-                return Sorted(thresholds: l.map(\.0), entries: l.map(\.1))
-            }
-            return RangeLists(gt: sorted(.numGt), gte: sorted(.numGte), lt: sorted(.numLt), lte: sorted(.numLte))
-        }
-    }
 
-    /// First position whose threshold is not below `v` (or, with `orEqual`, above `v`).
-    @inline(__always)
-    static func bound(_ a: [Double], _ v: Double, orEqual: Bool) -> Int {
-        a.withUnsafeBufferPointer { $0.baseAddress.map { bound($0, from: 0, to: a.count, v, orEqual: orEqual) } ?? 0 }
+        /// Appends the four runs to the pools and returns where they are.
+        func build(thresholds: inout [Double], entries: inout [Int32]) -> RangeLists {
+            var starts: [Int32] = []
+            for code in [PredicateProgram.Code.numGt, .numGte, .numLt, .numLte] {
+                starts.append(Int32(entries.count))
+                for (t, e) in (lists[code] ?? []).sorted(by: { $0.0 < $1.0 }) {
+                    thresholds.append(t)
+                    entries.append(e)
+                }
+            }
+            return RangeLists(gt: starts[0], gte: starts[1], lt: starts[2], lte: starts[3], end: Int32(entries.count))
+        }
     }
 
     /// The first position in `first..<end` of the sorted `thresholds` whose threshold is not below `v`
@@ -55,18 +53,17 @@ struct RangeLists: Sendable {
     /// Calls `body` with every entry whose range predicate may hold for the value; all entries
     /// when the value is an integer too large to compare exactly as a Double.
     @inline(__always)
-    func forEachCandidate(tag: UInt8, bits: UInt64, _ body: (Int32) -> Void) {
+    func forEachCandidate(thresholds: UnsafePointer<Double>, entries: UnsafePointer<Int32>, tag: UInt8, bits: UInt64,
+                          _ body: (Int32) -> Void) {
+        let gt = Int(self.gt), gte = Int(self.gte), lt = Int(self.lt), lte = Int(self.lte), end = Int(self.end)
         guard let v = Self.exactProbe(tag: tag, bits: bits) else {
-            for e in gt.entries { body(e) }
-            for e in gte.entries { body(e) }
-            for e in lt.entries { body(e) }
-            for e in lte.entries { body(e) }
+            for k in gt..<end { body(entries[k]) }
             return
         }
         // gt c holds when c < v; gte when c <= v; lt when c > v; lte when c >= v.
-        for k in 0..<Self.bound(gt.thresholds, v, orEqual: false) { body(gt.entries[k]) }
-        for k in 0..<Self.bound(gte.thresholds, v, orEqual: true) { body(gte.entries[k]) }
-        for k in Self.bound(lt.thresholds, v, orEqual: true)..<lt.entries.count { body(lt.entries[k]) }
-        for k in Self.bound(lte.thresholds, v, orEqual: false)..<lte.entries.count { body(lte.entries[k]) }
+        for k in gt..<Self.bound(thresholds, from: gt, to: gte, v, orEqual: false) { body(entries[k]) }
+        for k in gte..<Self.bound(thresholds, from: gte, to: lt, v, orEqual: true) { body(entries[k]) }
+        for k in Self.bound(thresholds, from: lt, to: lte, v, orEqual: true)..<lte { body(entries[k]) }
+        for k in Self.bound(thresholds, from: lte, to: end, v, orEqual: false)..<end { body(entries[k]) }
     }
 }
