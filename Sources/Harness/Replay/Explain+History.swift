@@ -15,7 +15,7 @@ extension Explain {
     /// the event's is refused: the event would be explained from a future it has not reached.
     package static func run(corpusPath: String, eventText: String, historyPath: String?, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int]) throws -> Run {
-        let set = try LoadedCorpus.set(at: corpusPath)
+        let set = try CorpusDecoder.load(path: corpusPath)
         let eventLine = Array(eventText.utf8)
         let event: Event
         do {

@@ -117,7 +117,7 @@ package final class ReplaySession: DeliveryDelegate {
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
-        let set = try LoadedCorpus.set(at: corpusPath)
+        let set = try CorpusDecoder.load(path: corpusPath)
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
         while let line = try reader.next() {

@@ -10,7 +10,10 @@ private let systemRead = Darwin.read
 
 /// Reads input files with a size limit and a readable error instead of a crash.
 package enum BoundedFile {
-    package static func read(_ path: String, limit: Int) throws -> [UInt8] {
+    /// The file's bytes, refused past `limit` bytes or when holding them would take more memory than
+    /// `allowance` has: claimed as the buffer grows, so a pipe, a FIFO or an endless input (which
+    /// report no size) is held to what is available too.
+    package static func read(_ path: String, limit: Int, allowance: MemoryAllowance = MemoryAllowance()) throws -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw InputError(file: path, path: "", reason: "no such file; check the path")
@@ -28,7 +31,15 @@ package enum BoundedFile {
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(size + 1)  // one allocation when the size is known (a pipe grows as it is read)
+        // One allocation when the size is known; a pipe's buffer doubles as it fills, each step claimed.
+        func grow(to capacity: Int) throws {
+            do { try allowance.claim(capacity) } catch {
+                let read = bytes.isEmpty ? "" : "after \(MemoryBudget.format(bytes.count)) read, "
+                throw InputError(file: path, path: "", reason: "\(read)holding it \(error.phrase); pass a smaller input or free memory")
+            }
+            bytes.reserveCapacity(capacity)
+        }
+        try grow(to: max(size + 1, 1 << 16))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
@@ -37,10 +48,11 @@ package enum BoundedFile {
                 throw InputError(file: path, path: "", reason: "cannot be read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { return bytes }
-            bytes += chunk[0..<n]
-            guard bytes.count <= limit else {
+            guard bytes.count + n <= limit else {
                 throw InputError(file: path, path: "", reason: "holds more than \(limit) bytes, the limit")
             }
+            if bytes.count + n > bytes.capacity { try grow(to: min(max(2 * bytes.capacity, bytes.count + n), limit)) }
+            bytes += chunk[0..<n]
         }
     }
 }

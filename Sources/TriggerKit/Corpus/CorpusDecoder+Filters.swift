@@ -55,6 +55,7 @@ extension CorpusDecoder {
             do {
                 let re = try CompiledRegex(pattern)
                 regexes.byPattern[pattern] = re
+                regexes.compiledBytes += CompiledRegex.bytesBound(pattern)
                 return .regex(re)
             } catch {
                 throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax: \(error.reason)" + regexHint(pattern))

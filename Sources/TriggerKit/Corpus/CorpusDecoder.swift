@@ -13,21 +13,29 @@ public enum CorpusDecoder {
     /// checked against the memory available before reading (`LoadedCorpus.checkRoom`).
     public static let maxFileBytes = 1 << 32
 
-    /// Reads, parses and validates the corpus at `path`.
-    public static func load(path: String) throws -> TriggerSet { try document(at: path, decode: decode(bytes:)) }
+    /// Reads, parses and validates the corpus at `path`, within the memory available (`MemoryAllowance`).
+    public static func load(path: String) throws -> TriggerSet {
+        let allowance = MemoryAllowance()
+        return try document(at: path, allowance: allowance) { try decode(bytes: $0, allowance: allowance) }
+    }
 
     /// Decodes a corpus from its bytes, one trigger at a time: the document is parsed with its list of
     /// triggers left in place, then each trigger is parsed into one reused tape and decoded, so loading
     /// holds the file, one trigger's tape and the triggers decoded so far.
-    public static func decode(bytes: [UInt8]) throws -> TriggerSet {
-        let tape = JSONTape(bytes: bytes)
+    public static func decode(bytes: [UInt8]) throws -> TriggerSet { try decode(bytes: bytes, allowance: MemoryAllowance()) }
+
+    /// `decode(bytes:)`, claiming from `allowance` what the tapes and the decoded triggers take: a
+    /// corpus that would not fit is refused at the trigger where it stops fitting.
+    package static func decode(bytes: [UInt8], allowance: MemoryAllowance) throws -> TriggerSet {
+        let tape = JSONTape(bytes: bytes, allowance: allowance)
         try located { () throws(JSONSyntaxError) in try tape.parseDocument(deferring: "triggers") }
-        return try decode(root: JSONNode(tape: tape, at: 0))
+        return try decode(root: JSONNode(tape: tape, at: 0), allowance: allowance)
     }
 
-    /// `decode` of the file at `path` (at most `maxFileBytes`), its errors attributed to the file.
-    package static func document<T>(at path: String, decode: ([UInt8]) throws -> T) throws -> T {
-        let bytes = try BoundedFile.read(path, limit: maxFileBytes)
+    /// `decode` of the file at `path` (at most `maxFileBytes`, held within `allowance`), its errors
+    /// attributed to the file.
+    package static func document<T>(at path: String, allowance: MemoryAllowance = MemoryAllowance(), decode: ([UInt8]) throws -> T) throws -> T {
+        let bytes = try BoundedFile.read(path, limit: maxFileBytes, allowance: allowance)
         do {
             return try decode(bytes)
         } catch let error as InputError {
@@ -45,13 +53,13 @@ public enum CorpusDecoder {
         do {
             return try body()
         } catch {
-            throw InputError(path: "line \(error.line), column \(error.column)", reason: "invalid JSON: \(error.reason)")
+            throw InputError(path: "line \(error.line), column \(error.column)", reason: error.exceedsMemory ? error.reason : "invalid JSON: \(error.reason)")
         }
     }
 
     package static func decode(_ json: JSONValue) throws -> TriggerSet { try decode(root: JSONNode(value: json, path: "")) }
 
-    static func decode(root node: JSONNode) throws -> TriggerSet {
+    static func decode(root node: JSONNode, allowance: MemoryAllowance = .unlimited) throws -> TriggerSet {
         let root = try node.object(
             allowed: ["format", "settings", "triggers", "name", "description"], what: "a corpus")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
@@ -73,8 +81,31 @@ public enum CorpusDecoder {
         var triggers: [Trigger] = []
         var firstIndexOfID: [String: Int] = [:]
         let regexes = RegexCache()
-        try forEachTrigger(in: list, reserve: { triggers.reserveCapacity($0) }) { i, node in
+        var total = 0
+        func claim(_ bytes: Int, at node: JSONNode, _ i: Int) throws {
+            do { try allowance.claim(bytes) } catch {
+                throw InputError(path: node.path, reason: "stopped after \(i) of \(total) triggers: decoding them all "
+                                 + "\(error.extrapolated(done: i, of: total).phrase); load fewer triggers or free memory")
+            }
+        }
+        // Room for the triggers counted, but never for more than the document could hold: a list of a
+        // million numbers in two megabytes reserves nothing like a million triggers.
+        let documentBytes = list.tapeEntry?.0.bytes.count ?? 0
+        try forEachTrigger(in: list, count: { total = $0 }) { i, node in
+            if i == 1 {  // once the first has decoded: a list of something else is refused by what it holds
+                let reserved = min(total, documentBytes / minimumTriggerBytes)
+                try claim(reserved * MemoryLayout<Trigger>.stride, at: node, i)
+                triggers.reserveCapacity(reserved)
+            }
+            if triggers.count == triggers.capacity {
+                // Doubling holds the old triggers beside the new buffer.
+                try claim(3 * max(triggers.capacity, 8) * MemoryLayout<Trigger>.stride, at: node, i)
+                triggers.reserveCapacity(2 * max(triggers.capacity, 8))
+            }
+            try claim(decodedBytesBound(node), at: node, i)
+            let compiled = regexes.compiledBytes
             let trigger = try decodeTrigger(node, regexes)
+            allowance.record(regexes.compiledBytes - compiled)
             if let earlier = firstIndexOfID[trigger.id] {
                 throw InputError(
                     path: node.path + ".id", reason: "duplicate trigger id, already used by triggers[\(earlier)]",
@@ -86,13 +117,26 @@ public enum CorpusDecoder {
         return TriggerSet(triggers: triggers, minimumTriggerInterval: interval, actionCategories: categories)
     }
 
+    /// Fewer bytes than the shortest trigger a corpus accepts (`{"id":"a","conditions":[…]}`).
+    static let minimumTriggerBytes = 24
+
+    /// What decoding the trigger at `node` may take at most: per JSON value of its tape, a node for it
+    /// (lists are read as arrays of nodes), a decoded value and an allocation's header, plus its text
+    /// decoded; and its share of the id table. A bound, not an estimate: measuring again corrects it.
+    static func decodedBytesBound(_ node: JSONNode) -> Int {
+        guard let (tape, _) = node.tapeEntry else { return 0 }
+        let perValue = MemoryLayout<JSONNode>.stride + MemoryLayout<PropertyValue>.stride + 16
+        return tape.entries.count * perValue + tape.unescaped.count + 128
+    }
+
     /// Calls `body` with each element of the list of triggers, counted (and refused past `maxTriggers`)
     /// before the first is decoded; a list a tape left in place is parsed one element at a time.
-    static func forEachTrigger(in list: JSONNode, reserve: (Int) -> Void, _ body: (Int, JSONNode) throws -> Void) throws {
+    /// Nothing is reserved from the count: it is of elements not yet read.
+    static func forEachTrigger(in list: JSONNode, count: (Int) -> Void, _ body: (Int, JSONNode) throws -> Void) throws {
         if let (tape, at) = list.tapeEntry, tape.kind(at) == .deferred {
             guard tape.count(at) <= maxTriggers else { throw list.fail("\(tape.count(at)) triggers; at most \(maxTriggers) are allowed") }
-            reserve(tape.count(at))
-            let element = JSONTape(bytes: tape.bytes)
+            count(tape.count(at))
+            let element = JSONTape(bytes: tape.bytes, allowance: tape.allowance)
             var i = 0
             do {
                 try tape.forEachDeferredElement(at, into: element) {
@@ -106,7 +150,7 @@ public enum CorpusDecoder {
         }
         let nodes = try list.array(what: "the list of triggers")
         guard nodes.count <= maxTriggers else { throw list.fail("\(nodes.count) triggers; at most \(maxTriggers) are allowed") }
-        reserve(nodes.count)
+        count(nodes.count)
         for (i, node) in nodes.enumerated() { try body(i, node) }
     }
 
@@ -144,6 +188,8 @@ public enum CorpusDecoder {
     /// the object, so builds can tell them apart by identity (`PredicateProgram`'s regex slots).
     final class RegexCache {
         var byPattern: [String: CompiledRegex] = [:]
+        /// A bound on what the compiled regexes hold (RE2's programs are outside Swift's heap).
+        var compiledBytes = 0
     }
 
     static let triggerKeys: [String] = [

@@ -1,14 +1,16 @@
-/// The strict RFC 8259 parser behind `JSONTape` (and so `JSONValue.parse`), hardened for hostile input:
-/// bounded nesting depth (no stack overflow), numbers out of `Double` range refused, invalid UTF-8,
-/// control characters and duplicate object keys refused, errors located by line and column.
 /// Why a document could not be parsed, and where.
 package struct JSONSyntaxError: Error, CustomStringConvertible, Equatable {
     package let line: Int
     package let column: Int
     package let reason: String
+    /// The document may be valid, but its values need more memory than the tape was allowed.
+    package var exceedsMemory = false
     package var description: String { "line \(line), column \(column): \(reason)" }
 }
 
+/// The strict RFC 8259 parser behind `JSONTape` (and so `JSONValue.parse`), hardened for hostile input:
+/// bounded nesting depth (no stack overflow), numbers out of `Double` range refused, invalid UTF-8,
+/// control characters and duplicate object keys refused, errors located by line and column.
 struct JSONScanner {
     typealias SyntaxError = JSONSyntaxError
 
@@ -19,6 +21,8 @@ struct JSONScanner {
     let maxDepth: Int
     /// The key of the root object's member whose array value is only delimited, not parsed.
     var deferring: [UInt8]?
+    /// Where each doubling of `entries` is claimed first (nil: unlimited).
+    var allowance: MemoryAllowance?
 
     init(entries: [JSONTape.Entry], unescaped: [UInt8], maxDepth: Int) {
         self.entries = entries
@@ -69,9 +73,9 @@ struct JSONScanner {
         case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): try parseString()
-        case UInt8(ascii: "t"): try expectLiteral("true"); entries.append(.init(kind: .bool, flag: true, payload: 0))
-        case UInt8(ascii: "f"): try expectLiteral("false"); entries.append(.init(kind: .bool, flag: false, payload: 0))
-        case UInt8(ascii: "n"): try expectLiteral("null"); entries.append(.init(kind: .null, flag: false, payload: 0))
+        case UInt8(ascii: "t"): try expectLiteral("true"); try push(.init(kind: .bool, flag: true, payload: 0))
+        case UInt8(ascii: "f"): try expectLiteral("false"); try push(.init(kind: .bool, flag: false, payload: 0))
+        case UInt8(ascii: "n"): try expectLiteral("null"); try push(.init(kind: .null, flag: false, payload: 0))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try parseNumber()
         default: throw error("unexpected \(describeCurrent()), expected a value")
         }
@@ -88,6 +92,29 @@ struct JSONScanner {
         index += count
     }
 
+    /// Appends an entry to the tape, its growth claimed first.
+    @inline(__always)
+    mutating func push(_ entry: JSONTape.Entry) throws(SyntaxError) {
+        if entries.count == entries.capacity { try grow() }
+        entries.append(entry)
+    }
+
+    /// Doubles the tape's capacity, when the allowance has room for the new buffer as measured now
+    /// (the allocator keeps earlier buffers mapped, which only a measurement sees).
+    @inline(never)
+    mutating func grow() throws(SyntaxError) {
+        let capacity = max(2 * entries.capacity, 256), bytes = capacity * MemoryLayout<JSONTape.Entry>.stride
+        if let allowance {
+            do { try allowance.claim(bytes) } catch {
+                var e = self.error("parsing it \(error.phrase) (\(MemoryLayout<JSONTape.Entry>.stride) bytes per JSON value, "
+                                   + "\(entries.count) values so far); load fewer triggers or free memory")
+                e.exceedsMemory = true
+                throw e
+            }
+        }
+        entries.reserveCapacity(capacity)
+    }
+
     /// Closes the container whose entry is at `open`: the index past its contents and its count.
     mutating func close(_ open: Int, count: Int) {
         entries[open].payload = UInt64(entries.count) << 32 | UInt64(count)
@@ -97,7 +124,7 @@ struct JSONScanner {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1  // {
         let open = entries.count
-        entries.append(.init(kind: .object, flag: false, payload: 0))
+        try push(.init(kind: .object, flag: false, payload: 0))
         var count = 0
         // Duplicates by scanning while the object is small (most are), by a set past that.
         var seen = Set<String>()
@@ -126,7 +153,7 @@ struct JSONScanner {
             if depth == 1, let deferring, index < bytes.count, bytes[index] == UInt8(ascii: "["),
                withText(key, { $0.elementsEqual(deferring) }),
                let (end, n) = Self.skipContainer(bytes, open: index) {
-                entries.append(.init(kind: .deferred, flag: false, payload: UInt64(index) << 32 | UInt64(n)))
+                try push(.init(kind: .deferred, flag: false, payload: UInt64(index) << 32 | UInt64(n)))
                 index = end
             } else {
                 try parseValue(depth: depth)  // a list that never closes is parsed, for its precise error
@@ -182,7 +209,7 @@ struct JSONScanner {
         if depth > maxDepth { throw error("nesting deeper than \(maxDepth) levels") }
         index += 1  // [
         let open = entries.count
-        entries.append(.init(kind: .array, flag: false, payload: 0))
+        try push(.init(kind: .array, flag: false, payload: 0))
         var count = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
@@ -220,7 +247,7 @@ struct JSONScanner {
         let text = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
         index += 1
         if high >= 0x80, !Self.isValidUTF8(text) { throw error("string is not valid UTF-8", at: start) }
-        entries.append(.init(kind: .string, flag: false, payload: UInt64(runStart) << 32 | UInt64(text.count)))
+        try push(.init(kind: .string, flag: false, payload: UInt64(runStart) << 32 | UInt64(text.count)))
     }
 
     mutating func parseEscapedString(start: Int, runStart: Int) throws(SyntaxError) {
@@ -243,7 +270,7 @@ struct JSONScanner {
         index += 1
         let valid = unescaped.withUnsafeBufferPointer { Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[offset...])) }
         guard valid else { throw error("string is not valid UTF-8", at: start) }
-        entries.append(.init(kind: .string, flag: true, payload: UInt64(offset) << 32 | UInt64(unescaped.count - offset)))
+        try push(.init(kind: .string, flag: true, payload: UInt64(offset) << 32 | UInt64(unescaped.count - offset)))
     }
 
     static func isValidUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -347,14 +374,14 @@ struct JSONScanner {
         }
         if isInteger, fits, magnitude <= (negative ? 1 << 63 : UInt64(Int64.max)) {
             let value = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
-            entries.append(.init(kind: .int, flag: false, payload: UInt64(bitPattern: value)))
+            try push(.init(kind: .int, flag: false, payload: UInt64(bitPattern: value)))
             return
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let d = Double(text), d.isFinite else {
             throw error("number \(text.count > 40 ? String(text.prefix(40)) + "…" : text) is out of range", at: start)
         }
-        entries.append(.init(kind: .double, flag: false, payload: d.bitPattern))
+        try push(.init(kind: .double, flag: false, payload: d.bitPattern))
     }
 
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }

@@ -46,7 +46,13 @@ package final class JSONTape {
     /// The path of entry 0 in the document ("" for the root, "triggers[3]" for a streamed element).
     @exclusivity(unchecked) var rootPath = ""
 
-    package init(bytes: [UInt8]) { self.bytes = bytes }
+    /// Where the tape claims its growth (nil: unlimited).
+    package var allowance: MemoryAllowance?
+
+    package init(bytes: [UInt8], allowance: MemoryAllowance? = nil) {
+        self.bytes = bytes
+        self.allowance = allowance
+    }
 
     /// Parses the whole document into the tape; trailing non-whitespace is an error. An array that is
     /// the value of the root object's member `deferring` is only delimited (a `deferred` entry), to be
@@ -67,6 +73,7 @@ package final class JSONTape {
         // to a class property one by one.
         var scanner = JSONScanner(entries: entries, unescaped: unescaped, maxDepth: maxDepth)
         scanner.deferring = deferring.map { Array($0.utf8) }
+        scanner.allowance = allowance
         entries = []
         unescaped = []
         defer {

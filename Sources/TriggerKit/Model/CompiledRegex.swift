@@ -3,6 +3,10 @@ import CRE2
 /// A case-insensitive search pattern compiled once at load (`regex` is a partial match anywhere),
 /// decided by RE2 in time linear in the text, so no pattern can stall matching.
 public final class CompiledRegex: @unchecked Sendable {
+    /// A bound on what compiling `pattern` holds, RE2's program and our literals together, for memory
+    /// accounting (`MemoryAllowance`): generous per pattern byte, as RE2's programs grow with repetition.
+    package static func bytesBound(_ pattern: String) -> Int { 2048 + 128 * pattern.utf8.count }
+
     // RE2 objects are immutable after compilation and safe to match from many threads at once.
     package let handle: OpaquePointer
     public let pattern: String

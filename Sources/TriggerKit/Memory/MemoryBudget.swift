@@ -1,7 +1,7 @@
 import Foundation
 
 /// How much memory a run may take for what it holds: one rule for generated workloads (checked before
-/// generating) and event logs (checked while reading).
+/// generating), event logs (checked while reading) and corpora (claimed while decoding, `MemoryAllowance`).
 package enum MemoryBudget {
     /// What the replay buffers and the trigger set may take together: 3/4 of the memory available now,
     /// since growth and the generator's own tables need headroom; nil where the memory is not known.
