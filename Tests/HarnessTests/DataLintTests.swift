@@ -17,6 +17,29 @@ final class DataLintTests: XCTestCase {
         return lint.findings
     }
 
+    /// Past the distinct spellings kept, near misses are still counted: 20,000 spellings of a name
+    /// (each letter lower or upper case, ASCII or fullwidth), each sent once, are 20,000 events.
+    func testNearMissNamesPastTheSpellingLimitAreCounted() throws {
+        let lint = DataLint(try CorpusDecoder.decode(bytes: Array(Self.corpus.utf8)))
+        let letters = Array("purchase_done").map { String($0) }
+        let count = 2 * DataLint.spellingLimit
+        var nearMisses = 0
+        for n in 1...count {
+            var digits = n
+            let name = letters.map { letter -> String in
+                guard letter != "_" else { return letter }
+                defer { digits /= 4 }
+                let cased = digits % 2 == 1 ? letter.uppercased() : letter
+                return digits % 4 >= 2 ? String(UnicodeScalar(cased.unicodeScalars.first!.value + 0xFEE0)!) : cased
+            }.joined()
+            if name != "Purchase_Done" { nearMisses += 1 }  // the trigger's own spelling is one of them
+            lint.observe(Event(time: 1, kind: .customEvent(name: name), properties: [:]), line: n)
+        }
+        let near = try XCTUnwrap(lint.findings.first { $0.what.contains("only by case or Unicode form") })
+        XCTAssertEqual(near.count, nearMisses)
+        XCTAssertGreaterThan(nearMisses, DataLint.spellingLimit)
+    }
+
     func testEachFootgunIsFoundWithItsLine() throws {
         let findings = try lint([
             #"{"time":1767225603000,"type":"custom_event","name":"Purchase_Done","properties":{"amount":"6","plan":3}}"#,

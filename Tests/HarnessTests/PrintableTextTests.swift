@@ -11,6 +11,19 @@ final class PrintableTextTests: XCTestCase {
         XCTAssertEqual(PrintableText.markdownCell("x|y\n"), #"x\|y\n"#)
     }
 
+    /// A path that holds an escape, a newline, a quote and backticks stays one shell word, one line and
+    /// one code span; markup in prose becomes entities.
+    func testEchoedPathsStayOneWordOneLineAndOneSpan() {
+        let path = "a`b``c'd\ne\u{1b}[31m"
+        XCTAssertEqual(ShellWord.quoted(path), #"$'a`b``c\'d\ne\x1b[31m'"#)
+        XCTAssertEqual(ShellWord.quoted("it's"), #"'it'\''s'"#)
+        XCTAssertEqual(ShellWord.quoted("plain/path.json"), "plain/path.json")
+        let span = PrintableText.markdownCode(ShellWord.quoted(path))
+        XCTAssertTrue(span.hasPrefix("``` ") && span.hasSuffix(" ```"), span)
+        XCTAssertFalse(span.contains("\n") || span.contains("\u{1b}"), span)
+        XCTAssertEqual(PrintableText.markdownText("<img src=x onerror=alert(1)> & co"), "&lt;img src=x onerror=alert(1)&gt; &amp; co")
+    }
+
     func testAResultsFileStrategyNameCannotBreakTheTableOrTheMarkdown() throws {
         let row = strategyResult("evil\n| injected |")
         let report = RunReport(build: "release", environment: .current(), workload: .init(name: "w\u{1B}[2J", seed: 1, events: 1, triggers: 1),

@@ -29,7 +29,18 @@ final class EventDecoderTests: XCTestCase {
     }
 
     func testCollidingFlattenedKeysAreRefused() {
-        XCTAssertThrowsError(try decode(#"{"time":1,"type":"custom_event","name":"n","properties":{"a":{"b":1},"a.b":2}}"#))
+        XCTAssertThrowsError(try decode(#"{"time":1,"type":"custom_event","name":"n","properties":{"a":{"b":1},"a.b":2}}"#)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("(once nested, once with a dot in its name)"), "\(error)")
+        }
+        // The same name spelled two canonically equivalent ways, nested and dotted: one name, and the reason says so.
+        XCTAssertThrowsError(try decode(#"{"time":1,"type":"custom_event","name":"n","properties":{"x":{"\u00e9":1},"x.e\u0301":2}}"#)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("(once nested, once with a dot in its name, in two canonically equivalent spellings)"), "\(error)")
+        }
+        // At one level, or in a member no one reads, the pair is a duplicate name whatever the object's size.
+        for line in [#"{"time":1,"type":"custom_event","name":"n","properties":{"caf\u00e9":1,"cafe\u0301":2}}"#,
+                     #"{"time":1,"type":"custom_event","name":"n","properties":{},"meta":{"x":{"\u00e9":1,"e\u0301":1}}}"#] {
+            XCTAssertThrowsError(try decode(line)) { XCTAssertTrue("\($0)".contains("duplicate member name"), "\($0)") }
+        }
     }
 
     /// Times and dates are refused beyond ±2^53 seconds, where a double stops holding every whole

@@ -43,6 +43,10 @@ package final class DataLint {
     var nearKeys: [String: String] = [:]
     /// Names and ids no trigger uses but one does under folding: the spelling seen, its count, the used one.
     var nearNames: [String: (count: Int, line: Int, used: String)] = [:]
+    /// Events under near-miss spellings past the first `spellingLimit` distinct ones (counted, not kept).
+    var nearNamesBeyondLimit = 0
+    /// Distinct spellings kept per kind of near miss: enough for the examples, bounded for a hostile log.
+    package static let spellingLimit = 10_000
 
     package enum Kind: Sendable { case time, valueType, nearName, unseenProperty }
 
@@ -140,7 +144,7 @@ package final class DataLint {
         for (key, value) in event.properties {
             guard filteredProperties[key] != nil else {
                 // A key spelled unlike every filter's, looked at once: is it one of them in another case?
-                if checkedKeys.count < 10_000, checkedKeys.insert(key).inserted, let near = filteredFolded[Self.fold(key)] {
+                if checkedKeys.count < Self.spellingLimit, checkedKeys.insert(key).inserted, let near = filteredFolded[Self.fold(key)] {
                     nearKeys[near] = nearKeys[near] ?? key
                 }
                 continue
@@ -177,8 +181,8 @@ package final class DataLint {
         if var near = nearNames[name] {
             near.count += 1
             nearNames[name] = near
-        } else if nearNames.count < 10_000, let used = usedNames[Self.fold(name)] {
-            nearNames[name] = (1, line, used)
+        } else if let used = usedNames[Self.fold(name)] {
+            if nearNames.count < Self.spellingLimit { nearNames[name] = (1, line, used) } else { nearNamesBeyondLimit += 1 }
         }
     }
 
@@ -203,7 +207,7 @@ package final class DataLint {
         let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
         if !near.isEmpty {
             out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form", kind: .nearName,
-                               count: near.reduce(0) { $0 + $1.value.count },
+                               count: near.reduce(nearNamesBeyondLimit) { $0 + $1.value.count },
                                examples: near.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value.count) event\($0.value.count == 1 ? "" : "s"), first line \($0.value.line)) vs the trigger's \"\(PrintableText.cut($0.value.used))\"" },
                                fix: "spell them as the triggers do (names match exactly, after canonical Unicode normalization)"))
         }

@@ -32,6 +32,23 @@ package enum PrintableText {
         entities(escaped(text)).replacingOccurrences(of: "|", with: "\\|")
     }
 
+    /// `escaped`, with HTML's `<`, `>`, `&` as entities, for Markdown prose (a CI job summary renders
+    /// inline HTML).
+    package static func markdownText(_ text: String) -> String { entities(escaped(text)) }
+
+    /// `escaped` as one Markdown code span: fenced by one backtick more than the longest run inside, so
+    /// a backtick in a path cannot close it (inside a span, markup is shown as written).
+    package static func markdownCode(_ text: String) -> String {
+        let plain = escaped(text)
+        var longest = 0, run = 0
+        for c in plain {
+            run = c == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1), pad = longest > 0 ? " " : ""
+        return fence + pad + plain + pad + fence
+    }
+
     /// Text for XML and HTML (the report, SVG charts, flame graphs): `escaped`, the markup characters as
     /// entities, and U+FFFE and U+FFFF (not characters XML allows) written as escapes, so the page stays
     /// well-formed whatever a name holds.

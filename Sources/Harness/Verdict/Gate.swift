@@ -90,6 +90,7 @@ package enum Gate {
     /// The results cannot be compared (different workloads, or unlike environments not allowed).
     package struct Refusal: Error, CustomStringConvertible {
         package let description: String
+        package init(description: String) { self.description = description }
     }
 
     package static func compare(baseline: RunReport, current: RunReport, options: Options) throws -> Report {

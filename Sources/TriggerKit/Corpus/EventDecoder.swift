@@ -134,9 +134,12 @@ public enum EventDecoder {
             case .array:
                 throw child.fail("array property values are not supported; use a number, string, boolean, date or null")
             }
-            guard out.updateValue(value, forKey: key) == nil else {
-                throw child.fail("property \"\(key)\" is given twice (once nested, once with a dot in its name)")
+            if let earlier = out.index(forKey: key) {
+                // Keys compare canonically: the earlier one may be spelled otherwise (é, or e + U+0301).
+                let spelled = Array(out[earlier].key.utf8) == Array(key.utf8) ? "" : ", in two canonically equivalent spellings"
+                throw child.fail("property \"\(key)\" is given twice (once nested, once with a dot in its name\(spelled))")
             }
+            out[key] = value
             guard out.count <= maxProperties else {
                 throw child.fail("more than \(maxProperties) properties (after flattening nested objects)")
             }

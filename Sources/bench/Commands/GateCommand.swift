@@ -98,6 +98,8 @@ struct GateCommand: ParsableCommand {
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
                 + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) } + (update ? [] : [("--baseline", baselinePath)]))
         outputsChecked = true
+        // Opened (and discarded) now, as --json is below: a missing or unwritable folder fails before measuring.
+        for (_, path) in verdict.outputs { if let path { _ = try AtomicFile(path: path) } }
         // Read before the minutes of measuring: a missing or broken baseline fails now.
         let base: RunReport? = update ? nil : try loadBaseline(baselinePath)
         if update {
@@ -115,7 +117,7 @@ struct GateCommand: ParsableCommand {
         try jsonFile?.commit(with: encoded)
         if let baselineFile {
             try baselineFile.commit(with: encoded)
-            try TextOutput.printLine("wrote \(baselinePath)")
+            try TextOutput.printLine("wrote \(PrintableText.escaped(baselinePath))")
             return
         }
         try TextOutput.printLine("")
@@ -131,6 +133,9 @@ struct GateCommand: ParsableCommand {
             var notes: [String] = []
             if case .generated(let spec) = configuration.input {
                 try Gate.checkSameWorkload(base.workload, RunReport.Workload(spec, events: spec.events), notes: &notes)
+            } else if base.workload.data == nil {
+                throw Gate.Refusal(description: "the baseline replayed the generated workload \(PrintableText.escaped(base.workload.name)) and this run replays your files; "
+                                   + "rerun with the baseline's --workload, or record a baseline of your files with --update")
             }
             let unknown: Set<String> = configuration.plannedEvents == nil ? ["events", "reference_events"] : []
             try Gate.checkPlannedSettings(baseline: base, planned: configuration.settings(events: configuration.plannedEvents ?? 0),

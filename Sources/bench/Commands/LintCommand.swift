@@ -47,7 +47,7 @@ struct LintCommand: ParsableCommand {
         let log = try LoadedEventLog.load(path: eventLog, vocabulary: loaded.vocabulary, categories: loaded.set.actionCategories,
                                           lineLimit: events, strict: strict, lint: lint)
         let findings = lint.findings
-        var lines = ["\(corpus): \(loaded.set.triggers.count) triggers · \(eventLog): \(log.lines) lines, \(log.columns.count) events"
+        var lines = ["\(PrintableText.escaped(corpus)): \(loaded.set.triggers.count) triggers · \(PrintableText.escaped(eventLog)): \(log.lines) lines, \(log.columns.count) events"
                      + (log.invalidLines > 0 ? ", \(log.invalidLines) invalid (first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error))" : "")]
         if findings.isEmpty { lines.append("nothing looks wrong") }
         for f in findings {

@@ -31,7 +31,7 @@ struct RunOutputs: ParsableArguments {
             try svg?.commit(with: Data(report.svg().utf8))
             try csv?.commit(with: Data(report.csv().utf8))
             // On standard error, as `bench generate` says it: standard output is the table.
-            for path in paths.compactMap({ $0 }) { TextOutput.standardError("bench: wrote \(path)") }
+            for path in paths.compactMap({ $0 }) { TextOutput.standardError("bench: wrote \(PrintableText.escaped(path))") }
         }
     }
 

@@ -51,7 +51,8 @@ struct VerdictOptions: ParsableArguments {
     /// that shows it again; the job log alone is where nobody looks.
     func writeRefusal(_ reason: String, command: [String]) {
         guard let markdown else { return }
-        let text = "**gate: REFUSED** — nothing was judged: \(PrintableText.escaped(reason))\n\nReproduce: `\(command.map(ShellWord.quoted).joined(separator: " "))`\n"
+        let text = "**gate: REFUSED** — nothing was judged: \(PrintableText.markdownText(reason))\n\n"
+            + "Reproduce: \(PrintableText.markdownCode(command.map(ShellWord.quoted).joined(separator: " ")))\n"
         // Best effort: the refusal itself is the error the command ends with.
         try? AtomicFile.write(Data(text.utf8), to: markdown)
     }
