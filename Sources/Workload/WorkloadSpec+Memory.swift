@@ -41,7 +41,7 @@ extension WorkloadSpec {
         if total.overflow || setOverflow || setBytes > allowed {
             throw InputError(
                 file: file, path: "triggers",
-                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : MemoryBudget.format(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), but only \(MemoryBudget.format(available)) of memory is available; lower triggers\(shape == nil ? " or filters_per_trigger" : "")")
+                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : MemoryBudget.format(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil && pubsub == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), but only \(MemoryBudget.format(available)) of memory is available; lower triggers\(pubsub != nil ? " or pubsub.k" : shape == nil ? " or filters_per_trigger" : "")")
         }
         let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
         guard overflow || bytes > allowed - setBytes else { return }

@@ -40,6 +40,14 @@ final class DataLintTests: XCTestCase {
         XCTAssertGreaterThan(nearMisses, DataLint.spellingLimit)
     }
 
+    /// "nan", "inf" and "1e999" read as Doubles, but JSON cannot send them unquoted: no advice to.
+    func testStringsNoJSONNumberSpellsAreNotNumbersSentAsStrings() throws {
+        let findings = try lint(["nan", "inf", "-Infinity", "1e999", "0x10", " 7 "].map {
+            #"{"time":1767225603,"type":"custom_event","name":"Purchase_Done","properties":{"amount":"\#($0)"}}"#
+        })
+        XCTAssertEqual(findings.first { $0.what.contains("numbers sent as strings") }?.examples, [#"line 6: "amount": " 7 ""#])
+    }
+
     func testEachFootgunIsFoundWithItsLine() throws {
         let findings = try lint([
             #"{"time":1767225603000,"type":"custom_event","name":"Purchase_Done","properties":{"amount":"6","plan":3}}"#,

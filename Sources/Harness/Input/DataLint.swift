@@ -155,8 +155,7 @@ package final class DataLint {
                 flagged.append((key, .dateInMilliseconds, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
             case .string(let s) where (s == "true" || s == "false") && keys.contains(where: { booleanProperties[$0]?.contains(key) == true }):
                 flagged.append((key, .booleanAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
-            case .string(let s) where Double(s.trimmingCharacters(in: .whitespaces)) != nil
-                && keys.contains(where: { numberProperties[$0]?.contains(key) == true }):
+            case .string(let s) where Self.sendableAsNumber(s) && keys.contains(where: { numberProperties[$0]?.contains(key) == true }):
                 flagged.append((key, .numberAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
             case .int, .double:
                 if keys.contains(where: { stringProperties[$0]?.contains(key) == true }) {
@@ -174,6 +173,14 @@ package final class DataLint {
             case .dateInMilliseconds: dateMilliseconds.add(f.example)
             }
         }
+    }
+
+    /// Whether `text` is a number JSON can send unquoted: "nan", "inf" and "1e999" read as Doubles but
+    /// no JSON number is one of them, so "send the number unquoted" would be wrong advice.
+    static func sendableAsNumber(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard let d = Double(t), d.isFinite else { return false }
+        return t.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) }
     }
 
     func checkName(_ name: String, line: Int) {

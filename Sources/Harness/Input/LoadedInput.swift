@@ -36,10 +36,18 @@ package struct LoadedInput {
                         workload: .init(spec, events: events.count))
     }
 
+    /// Warnings already given: a command that reads the same files again (`bench fit --check`'s rounds)
+    /// says each once.
+    static let warned = Mutex<Set<String>>([])
+
+    static func warnOnce(_ warning: String, _ progress: ProgressLine) {
+        if warned.withLock({ $0.insert(warning).inserted }) { progress.warn(warning) }
+    }
+
     static func read(_ files: UserFiles, progress: ProgressLine) throws -> LoadedInput {
-        progress.note("loading \(files.corpusPath)")
+        progress.note("loading \(PrintableText.escaped(files.corpusPath))")
         let corpus = try LoadedCorpus(path: files.corpusPath)
-        progress.note("loading \(files.eventLogPath)")
+        progress.note("loading \(PrintableText.escaped(files.eventLogPath))")
         let lint = DataLint(corpus.set)
         let log = try LoadedEventLog.load(
             path: files.eventLogPath, vocabulary: corpus.vocabulary, categories: corpus.set.actionCategories,
@@ -52,9 +60,9 @@ package struct LoadedInput {
                              reason: "--events \(limit) asks for more lines than the log holds (\(log.lines)); drop --events to replay them all (a timed pass replays them as often as --pass-seconds needs), or pass --events \(log.lines) or fewer")
         }
         if log.invalidLines > 0 {
-            progress.warn("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(files.eventLogPath); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)")
+            warnOnce("warning: skipped \(log.invalidLines) invalid of \(log.lines) lines in \(PrintableText.escaped(files.eventLogPath)); first: line \(log.firstErrors[0].line): \(log.firstErrors[0].error) (--strict refuses them)", progress)
         }
-        if let summary = lint.summary(corpusPath: files.corpusPath, eventLogPath: files.eventLogPath) { progress.warn(summary) }
+        if let summary = lint.summary(corpusPath: files.corpusPath, eventLogPath: files.eventLogPath) { warnOnce(summary, progress) }
         let data = RunReport.ReplayedFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
         // Named for what it is, not for the file: a copy of the same bytes under another name is the same data.
         let name = "files"

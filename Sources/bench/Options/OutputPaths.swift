@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Harness
 
 /// Output files checked before anything is written.
 enum OutputPaths {
@@ -18,9 +19,13 @@ enum OutputPaths {
         for (option, path) in inputs { if let path, path != "-" { seen[identity(path)] = "the \(option) input" } }
         for (option, path) in outputs {
             guard let path else { continue }
+            // "-" reads standard input where an input takes it; as an output it would be a file named "-".
+            if path == "-" {
+                throw ValidationError("\(option) - would write a file named \"-\"; outputs are files: give a path (/dev/stdout for standard output, ./- for that name)")
+            }
             let id = identity(path)
             if let other = seen[id] {
-                throw ValidationError("\(option) \(path) is \(other); writing it would replace it, so choose another path")
+                throw ValidationError("\(option) \(PrintableText.escaped(path)) is \(other); writing it would replace it, so choose another path")
             }
             seen[id] = "the \(option) output"
         }
