@@ -9,15 +9,23 @@ import Darwin
 /// Indexing out of range is undefined behaviour in release builds (callers index with ids validated
 /// at build time) and a trap in debug builds, where the subscript checks its bounds.
 /// The memory comes from `malloc` so that a `Builder` can grow it with `realloc` and hand it over.
+/// The `base` of every empty `FrozenBuffer` made from an array: aligned for any element, never read
+/// or written (an empty buffer has no index to read), so sharing it across threads is safe.
+nonisolated(unsafe) private let emptyBlock = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+
 @usableFromInline package final class FrozenBuffer<Element: Sendable>: @unchecked Sendable {
     @usableFromInline let base: UnsafeMutablePointer<Element>
     @usableFromInline package let count: Int
+    /// False for an empty buffer made from an empty array: its `base` is a shared block never read
+    /// (indexes hold many empty lists, and an allocation each was a build's malloc count).
+    private let owns: Bool
 
     @usableFromInline package init(_ elements: [Element]) {
         count = elements.count
-        base = Self.allocate(count)
+        owns = count > 0
+        base = count > 0 ? Self.allocate(count) : emptyBlock.assumingMemoryBound(to: Element.self)
         elements.withUnsafeBufferPointer { src in
-            if let p = src.baseAddress { base.initialize(from: p, count: count) }
+            if let p = src.baseAddress, count > 0 { base.initialize(from: p, count: count) }
         }
     }
 
@@ -25,6 +33,7 @@ import Darwin
     init(adopting base: UnsafeMutablePointer<Element>, count: Int) {
         self.base = base
         self.count = count
+        owns = true
     }
 
     static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
@@ -35,6 +44,7 @@ import Darwin
     }
 
     deinit {
+        guard owns else { return }
         base.deinitialize(count: count)
         free(base)
     }
