@@ -22,6 +22,9 @@ final class PrintableTextTests: XCTestCase {
         XCTAssertTrue(span.hasPrefix("``` ") && span.hasSuffix(" ```"), span)
         XCTAssertFalse(span.contains("\n") || span.contains("\u{1b}"), span)
         XCTAssertEqual(PrintableText.markdownText("<img src=x onerror=alert(1)> & co"), "&lt;img src=x onerror=alert(1)&gt; &amp; co")
+        // A C1 control as its UTF-8 bytes; backticks counted by scalar, a combining mark after one included.
+        XCTAssertEqual(ShellWord.quoted("a\u{85}b"), #"$'a\xc2\x85b'"#)
+        XCTAssertTrue(PrintableText.markdownCode("a``\u{300}").hasPrefix("``` "), PrintableText.markdownCode("a``\u{300}"))
     }
 
     func testAResultsFileStrategyNameCannotBreakTheTableOrTheMarkdown() throws {

@@ -40,8 +40,9 @@ package enum PrintableText {
     /// a backtick in a path cannot close it (inside a span, markup is shown as written).
     package static func markdownCode(_ text: String) -> String {
         let plain = escaped(text)
+        // By scalar, as Markdown counts: a backtick with a combining mark is one Character, not a backtick.
         var longest = 0, run = 0
-        for c in plain {
+        for c in plain.unicodeScalars {
             run = c == "`" ? run + 1 : 0
             longest = max(longest, run)
         }

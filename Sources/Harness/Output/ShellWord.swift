@@ -1,7 +1,9 @@
-/// A word as a POSIX shell reads it back unchanged, for commands the tool prints for users to paste.
+/// A word as a shell reads it back unchanged, for commands the tool prints for users to paste: plain or
+/// single-quoted (any POSIX shell), or ANSI-C quoted when it holds control characters (bash, zsh, ksh).
 package enum ShellWord {
     /// `word` itself when it holds only characters no shell treats specially, else single-quoted; with
-    /// control characters, ANSI-C quoted (`$'a\nb'`, as bash and zsh read it), so none reaches a terminal.
+    /// control characters, ANSI-C quoted (`$'a\nb'`), so none reaches a terminal. C1 controls are written
+    /// as their UTF-8 bytes: `\x85` alone would be one byte, not the character.
     package static func quoted(_ word: String) -> String {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_./,=:+@%".unicodeScalars.contains($0)
@@ -17,7 +19,8 @@ package enum ShellWord {
             case "'": out += "\\'"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            case _ where PrintableText.isControl(s): out += "\\x" + (s.value < 0x10 ? "0" : "") + String(s.value, radix: 16)
+            case _ where PrintableText.isControl(s):
+                for byte in String(s).utf8 { out += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
             default: out.unicodeScalars.append(s)
             }
         }

@@ -92,10 +92,14 @@ public enum CorpusDecoder {
         // million numbers in two megabytes reserves nothing like a million triggers.
         let documentBytes = list.tapeEntry?.0.bytes.count ?? 0
         try forEachTrigger(in: list, count: { total = $0 }) { i, node in
-            if i == 1 {  // once the first has decoded: a list of something else is refused by what it holds
+            // Once the first has decoded (a list of something else is refused by what it holds), and only
+            // when it fits: otherwise the array grows by claimed doublings, and is refused where one does not fit.
+            if i == 1 {
                 let reserved = min(total, documentBytes / minimumTriggerBytes)
-                try claim(reserved * MemoryLayout<Trigger>.stride, at: node, i)
-                triggers.reserveCapacity(reserved)
+                if allowance.fits(reserved * MemoryLayout<Trigger>.stride) {
+                    allowance.record(reserved * MemoryLayout<Trigger>.stride)
+                    triggers.reserveCapacity(reserved)
+                }
             }
             if triggers.count == triggers.capacity {
                 // Doubling holds the old triggers beside the new buffer.
@@ -121,12 +125,13 @@ public enum CorpusDecoder {
     static let minimumTriggerBytes = 24
 
     /// What decoding the trigger at `node` may take at most: per JSON value of its tape, a node for it
-    /// (lists are read as arrays of nodes), a decoded value and an allocation's header, plus its text
-    /// decoded; and its share of the id table. A bound, not an estimate: measuring again corrects it.
+    /// (lists are read as arrays of nodes), a decoded value and an allocation's header; its text twice
+    /// (strings copied out of the document, and their unescaped forms); and its share of the id table.
+    /// A bound, not an estimate: measuring again corrects it.
     static func decodedBytesBound(_ node: JSONNode) -> Int {
         guard let (tape, _) = node.tapeEntry else { return 0 }
         let perValue = MemoryLayout<JSONNode>.stride + MemoryLayout<PropertyValue>.stride + 16
-        return tape.entries.count * perValue + tape.unescaped.count + 128
+        return tape.entries.count * perValue + 2 * tape.parsedBytes + tape.unescaped.count + 128
     }
 
     /// Calls `body` with each element of the list of triggers, counted (and refused past `maxTriggers`)

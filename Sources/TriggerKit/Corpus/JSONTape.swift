@@ -48,6 +48,8 @@ package final class JSONTape {
 
     /// Where the tape claims its growth (nil: unlimited).
     package var allowance: MemoryAllowance?
+    /// The bytes of the document the last `parse` read.
+    private(set) var parsedBytes = 0
 
     package init(bytes: [UInt8], allowance: MemoryAllowance? = nil) {
         self.bytes = bytes
@@ -84,6 +86,7 @@ package final class JSONTape {
             scanner.bytes = buffer
             scanner.index = JSONScanner.skipWhitespace(buffer, from: from)
             try scanner.parseValue(depth: depth)
+            parsedBytes = scanner.index - from
             return scanner.index
         }
     }

@@ -98,8 +98,12 @@ struct GateCommand: ParsableCommand {
             inputs: [("--corpus", input.corpus), ("--event-log", input.eventLog), ("--workload", input.workloadFile)]
                 + plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) } + (update ? [] : [("--baseline", baselinePath)]))
         outputsChecked = true
-        // Opened (and discarded) now, as --json is below: a missing or unwritable folder fails before measuring.
-        for (_, path) in verdict.outputs { if let path { _ = try AtomicFile(path: path) } }
+        // Opened (and discarded) now, as --json is below: a missing or unwritable folder fails before
+        // measuring. Not a FIFO or a device: opening one now would end its reader before the summary.
+        for (_, path) in verdict.outputs {
+            var status = stat()
+            if let path, stat(path, &status) != 0 || (status.st_mode & S_IFMT) == S_IFREG { _ = try AtomicFile(path: path) }
+        }
         // Read before the minutes of measuring: a missing or broken baseline fails now.
         let base: RunReport? = update ? nil : try loadBaseline(baselinePath)
         if update {
