@@ -51,9 +51,28 @@ public enum WorkloadGenerator {
 
     /// The corpus as a `trigger-corpus/1` JSON document.
     package static func corpusJSON(_ spec: WorkloadSpec) -> JSONValue {
-        if let shape = spec.shape { return TwinCorpus(shape, seed: spec.seed).json(triggers: spec.triggers, seed: spec.seed) }
-        if let routing = spec.routing { return routing.corpusJSON(triggers: spec.triggers) }
-        if let pubsub = spec.pubsub { return pubsub.corpusJSON(triggers: spec.triggers, seed: spec.seed) }
+        var triggers: [JSONValue] = []
+        triggers.reserveCapacity(spec.triggers + spec.crowdedTriggers)
+        forEachTrigger(spec) { triggers.append($0) }
+        return .object(corpusHeader(spec) + [("triggers", .array(triggers))])
+    }
+
+    /// The members of the corpus document before its list of triggers, which is its last member
+    /// (so the document can be written trigger by trigger).
+    static func corpusHeader(_ spec: WorkloadSpec) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [("format", .string(CorpusDecoder.format))]
+        if spec.shape != nil || (spec.routing == nil && spec.pubsub == nil) {
+            members.append(("settings", .object([("minimum_trigger_interval", .int(30))])))
+        }
+        return members
+    }
+
+    /// Each trigger of the spec's corpus, in order, made one at a time: a corpus of a million is never
+    /// held whole.
+    package static func forEachTrigger(_ spec: WorkloadSpec, _ body: (JSONValue) throws -> Void) rethrows {
+        if let shape = spec.shape { return try TwinCorpus(shape, seed: spec.seed).forEachTrigger(triggers: spec.triggers, seed: spec.seed, body) }
+        if let routing = spec.routing { return try routing.forEachTrigger(triggers: spec.triggers, body) }
+        if let pubsub = spec.pubsub { return try pubsub.forEachTrigger(triggers: spec.triggers, seed: spec.seed, body) }
         var rng = DeterministicRandom(seed: spec.seed &* 0x9E37_79B9 &+ 1)
         let names = ZipfSampler(count: spec.eventNames, exponent: spec.zipf)
         let productRanks = ZipfSampler(count: products, exponent: 1.0)
@@ -61,8 +80,6 @@ public enum WorkloadGenerator {
         // trigger names follow Zipf over a fixed shuffle of the names, independent of event popularity.
         var permutation = Array(0..<spec.eventNames)
         for k in permutation.indices.reversed() where k > 0 { permutation.swapAt(k, rng.below(k + 1)) }
-        var triggers: [JSONValue] = []
-        triggers.reserveCapacity(spec.triggers + spec.crowdedTriggers)
         for t in 0..<spec.triggers {
             let conditionCount = rng.chance(0.8) ? 1 : (rng.chance(0.75) ? 2 : 3)
             var conditions: [JSONValue] = []
@@ -77,19 +94,17 @@ public enum WorkloadGenerator {
             }
             members.append(("re_eligibility", .int([-1, 0, 3600][rng.below(3)])))
             members.append(("conditions", .array(conditions)))
-            triggers.append(.object(members))
+            try body(.object(members))
         }
         for c in 0..<spec.crowdedTriggers {
-            triggers.append(crowdedTrigger(c, &rng))
+            try body(crowdedTrigger(c, &rng))
         }
-        return .object([("format", .string(CorpusDecoder.format)),
-                        ("settings", .object([("minimum_trigger_interval", .int(30))])),
-                        ("triggers", .array(triggers))])
     }
 
-    /// The corpus, decoded and validated exactly as a file would be.
+    /// The corpus, decoded and validated exactly as a file would be (from its bytes: a tree of a
+    /// million triggers would take many times the document).
     public static func corpus(_ spec: WorkloadSpec) throws -> TriggerSet {
-        try CorpusDecoder.decode(corpusJSON(spec))
+        try CorpusDecoder.decode(bytes: corpusBytes(spec))
     }
 
     static func condition(_ spec: WorkloadSpec, _ rng: inout DeterministicRandom, names: ZipfSampler,

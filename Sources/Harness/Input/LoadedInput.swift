@@ -25,8 +25,7 @@ package struct LoadedInput {
     static func generate(_ spec: WorkloadSpec, progress: ProgressLine) throws -> LoadedInput {
         try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         progress.note("generating \(spec.name): \(spec.triggers + spec.crowdedTriggers) triggers, \(spec.events) events")
-        let json = WorkloadGenerator.corpusJSON(spec)
-        let set = try CorpusDecoder.decode(json)
+        let set = try WorkloadGenerator.corpus(spec)
         let vocabulary = Vocabulary(set)
         let events = WorkloadGenerator.events(spec, vocabulary: vocabulary) { n in
             progress.update("generating events", n, spec.events)
@@ -82,7 +81,7 @@ private final class GeneratedCorpusText: Sendable {
     @Sendable func bytes() -> [UInt8] {
         text.withLock { text in
             if let text { return text }
-            let made = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
+            let made = WorkloadGenerator.corpusBytes(spec)
             text = made
             return made
         }

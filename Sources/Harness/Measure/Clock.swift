@@ -1,8 +1,8 @@
 import Foundation
 
 /// Monotonic and CPU clocks.
-enum Clock {
-    static func now() -> UInt64 {
+package enum Clock {
+    package static func now() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

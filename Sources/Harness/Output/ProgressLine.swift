@@ -67,11 +67,17 @@ package final class ProgressLine: Sendable {
         thread.start()
     }
 
-    /// Shows `label: done/total events`: redrawn on a terminal, a line every 5 s off one.
-    package func update(_ label: String, _ done: Int, _ total: Int) {
+    /// Shows `label: done/total events`: redrawn on a terminal, a line every 5 s off one. With `since`
+    /// (a `Clock.now()` at the start of the work), also the time left at the rate so far.
+    package func update(_ label: String, _ done: Int, _ total: Int, unit: String = "events", since: UInt64? = nil) {
         guard enabled else { return }
         let pct = total > 0 ? min(100, done * 100 / total) : 0
-        let text = "\(prefix)\(label): \(done)/\(total) events (\(pct)%)"
+        var text = "\(prefix)\(label): \(Self.count(done, unit))/\(Self.count(total, unit)) \(unit == "bytes" ? "" : unit + " ")(\(pct)%"
+        if let since, done > 0, total > done {
+            let left = Double(Clock.now() &- since) / 1e9 * Double(total - done) / Double(done)
+            text += String(format: ", about %.0f s left", left.rounded(.up))
+        }
+        text += ")"
         if terminal {
             let now = Clock.now()
             // Relaxed: a rate limiter for drawing; a lost race only draws twice.
@@ -82,6 +88,11 @@ package final class ProgressLine: Sendable {
             Self.phase.withLock { $0 = "\(prefix)\(label)" }
             Self.line(text, spacing: 5_000_000_000)
         }
+    }
+
+    /// `n` as shown in a count: bytes in megabytes (`136.0 MB`), anything else as it is.
+    static func count(_ n: Int, _ unit: String) -> String {
+        unit == "bytes" ? String(format: "%.1f MB", Double(n) / 1e6) : String(n)
     }
 
     /// Shows a phase (`text`); an empty `text` ends it (clears the terminal's line, prints nothing off one).

@@ -73,6 +73,9 @@ extension JSONValue {
         return out
     }
 
+    /// Appends the compact text to `out` (a writer reusing one buffer for many values).
+    package func serialize(into out: inout [UInt8]) { JSONValue.write(self, keepingDoubles: false, into: &out) }
+
     static func write(_ value: JSONValue, keepingDoubles: Bool, into out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)

@@ -74,26 +74,25 @@ package struct PubSubShape: Sendable, Equatable {
         return keys.prefix(k)
     }
 
-    /// The corpus of `triggers` subscriptions as a `trigger-corpus/1` document.
-    package func corpusJSON(triggers: Int, seed: UInt64) -> JSONValue {
+    /// Each of the corpus's `triggers` subscriptions, in order, made one at a time.
+    func forEachTrigger(triggers: Int, seed: UInt64, _ body: (JSONValue) throws -> Void) rethrows {
         var rng = DeterministicRandom(seed: seed &* 0x9E37_79B9 &+ 1)
         let span = Int((width * Double(Self.domain)).rounded())
         var keys: [(Double, Int)] = []
-        var rules: [JSONValue] = []
-        rules.reserveCapacity(triggers)
+        var clauses: [JSONValue] = []
+        clauses.reserveCapacity(2 * k)
         for i in 0..<triggers {
-            var clauses: [JSONValue] = []
+            clauses.removeAll(keepingCapacity: true)
             for (_, j) in attributes(&rng, &keys).sorted(by: { $0.1 < $1.1 }) {
                 let low = rng.below(Self.domain - span + 1)
                 clauses.append(.array([WorkloadGenerator.filterJSON(Self.attribute(j), "number", "gte", .int(Int64(low)))]))
                 clauses.append(.array([WorkloadGenerator.filterJSON(Self.attribute(j), "number", "lte", .int(Int64(low + span)))]))
             }
-            rules.append(.object([("id", .string("sub-\(i)")), ("re_eligibility", .int(0)),
-                                  ("conditions", .array([.object([("type", .string("custom_event")),
-                                                                  ("event_name", .string(Self.eventName)),
-                                                                  ("filters", .array(clauses))])]))]))
+            try body(.object([("id", .string("sub-\(i)")), ("re_eligibility", .int(0)),
+                              ("conditions", .array([.object([("type", .string("custom_event")),
+                                                              ("event_name", .string(Self.eventName)),
+                                                              ("filters", .array(clauses))])]))]))
         }
-        return .object([("format", .string(CorpusDecoder.format)), ("triggers", .array(rules))])
     }
 
     /// `count` events straight into replay buffers.

@@ -32,15 +32,13 @@ package enum RoutingShape: String, CaseIterable, Sendable {
         return String(decoding: (0..<6).map { _ in UInt8(ascii: "a") + UInt8(rng.below(26)) }, as: UTF8.self)
     }
 
-    /// The corpus of `triggers` rules as a `trigger-corpus/1` document.
-    package func corpusJSON(triggers: Int) -> JSONValue {
+    /// Each of the corpus's `triggers` rules, in order, made one at a time.
+    func forEachTrigger(triggers: Int, _ body: (JSONValue) throws -> Void) rethrows {
         func filter(_ property: String, _ type: String, _ op: String, _ value: JSONValue?) -> JSONValue {
             .array([WorkloadGenerator.filterJSON(property, type, op, value)])
         }
         func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
         let groups = max(1, triggers / Self.groupSize)
-        var rules: [JSONValue] = []
-        rules.reserveCapacity(triggers)
         for i in 0..<triggers {
             let clauses: [JSONValue]
             switch self {
@@ -59,11 +57,10 @@ package enum RoutingShape: String, CaseIterable, Sendable {
             case .equals:
                 clauses = [filter("user", "string", "eq", .string("u\(i)"))]
             }
-            rules.append(.object([("id", .string("rule-\(i)")), ("re_eligibility", .int(0)),
-                                  ("conditions", .array([.object([("type", .string("custom_event")),
-                                                                  ("event_name", .string(Self.eventName)),
-                                                                  ("filters", .array(clauses))])]))]))
+            try body(.object([("id", .string("rule-\(i)")), ("re_eligibility", .int(0)),
+                              ("conditions", .array([.object([("type", .string("custom_event")),
+                                                              ("event_name", .string(Self.eventName)),
+                                                              ("filters", .array(clauses))])]))]))
         }
-        return .object([("format", .string(CorpusDecoder.format)), ("triggers", .array(rules))])
     }
 }

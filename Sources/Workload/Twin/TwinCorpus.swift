@@ -40,15 +40,14 @@ struct TwinCorpus {
         return out
     }
 
-    func json(triggers: Int, seed: UInt64) -> JSONValue {
+    /// Each of the corpus's `triggers` triggers, in order, made one at a time.
+    func forEachTrigger(triggers: Int, seed: UInt64, _ body: (JSONValue) throws -> Void) rethrows {
         var rng = DeterministicRandom(seed: seed &* 0x9E37_79B9 &+ 1)
         let slots = self.slots
         let decks = Decks()
         // Scaled to the trigger count asked for: the fitted count gives the data's counts exactly.
         let scale = Double(triggers) / Double(shape.fittedTriggers)
         let conditionCount = slots.reduce(0) { $0 + $1.weight }
-        var out: [JSONValue] = []
-        out.reserveCapacity(triggers)
         for t in 0..<triggers {
             let n = decks.deal("conditions per trigger", &rng) { Deck(shares: shape.conditionsPerTrigger, size: triggers) } + 1
             var conditions: [JSONValue] = []
@@ -66,11 +65,8 @@ struct TwinCorpus {
             }
             members.append(("re_eligibility", .int(0)))
             members.append(("conditions", .array(conditions)))
-            out.append(.object(members))
+            try body(.object(members))
         }
-        return .object([("format", .string(CorpusDecoder.format)),
-                        ("settings", .object([("minimum_trigger_interval", .int(30))])),
-                        ("triggers", .array(out))])
     }
 
     func condition(_ slot: Slot, _ decks: Decks, _ rng: inout DeterministicRandom) -> JSONValue {

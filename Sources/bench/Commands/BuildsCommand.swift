@@ -60,8 +60,8 @@ struct BuildsCommand: ParsableCommand {
             (set, json) = (loaded.set, loaded.json)
             title = "corpus \(corpus)"
         } else {
-            set = try WorkloadGenerator.corpus(spec)
-            json = Array((WorkloadGenerator.corpusJSON(spec).serialized + "\n").utf8)
+            json = WorkloadGenerator.corpusBytes(spec)
+            set = try CorpusDecoder.decode(bytes: json)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
         let libraries = try pluginCheck.load(plugins)

@@ -25,24 +25,42 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .customLong("events-out"), help: "Where to write the events (JSONL).")
     var eventsOut: String
 
+    @OptionGroup var progressOption: ProgressOption
+
     func run() throws {
+        progressOption.apply()
         var spec = try WorkloadSpec.load(workload)
         if let events { spec.events = events }
         try spec.checkReplayBuffersFit(events: spec.events, file: "workload \(spec.name)")
         try OutputPaths.refuseOverwriting(outputs: [("--corpus", corpus), ("--events-out", eventsOut)], inputs: [("--workload", WorkloadSpec.isFile(workload) ? workload : nil)])
         let corpusFile = try AtomicFile(path: corpus)
         let eventsFile = try AtomicFile(path: eventsOut)
-        let corpusJSON = WorkloadGenerator.corpusJSON(spec)
-        try corpusFile.write(corpusJSON.serialized + "\n")
-        let set = try CorpusDecoder.decode(corpusJSON)
-        let columns = WorkloadGenerator.events(spec, vocabulary: Vocabulary(set))
+        let progress = ProgressLine(enabled: true)
+        // Triggers are written as they are made and events as they are turned into lines: the corpus
+        // is never held whole, and no corpus is decoded (an event's bytes do not depend on its ids).
+        let total = spec.triggers + spec.crowdedTriggers
+        let started = Harness.Clock.now()
+        let triggers = try WorkloadGenerator.writeCorpus(spec, progress: { n in
+            progress.update("writing \(PrintableText.escaped(corpus))", n, total, unit: "triggers", since: started)
+        }) { try corpusFile.write($0) }
+        progress.note("")
+        let columns = WorkloadGenerator.events(spec, vocabulary: WorkloadGenerator.writingVocabulary) { n in
+            progress.update("generating events", n, spec.events)
+        }
+        let eventsStarted = Harness.Clock.now()
+        var line: [UInt8] = []
         try columns.withView { view in
             for i in 0..<view.count {
-                try eventsFile.write(WorkloadGenerator.jsonLine(columns, i, view: view) + "\n")
+                line.removeAll(keepingCapacity: true)
+                line.append(contentsOf: WorkloadGenerator.jsonLine(columns, i, view: view).utf8)
+                line.append(UInt8(ascii: "\n"))
+                try eventsFile.write(line)
+                if i & 0xFFFF == 0 { progress.update("writing \(PrintableText.escaped(eventsOut))", i, view.count, since: eventsStarted) }
             }
         }
+        progress.note("")
         try corpusFile.commit()
         try eventsFile.commit()
-        TextOutput.standardError("wrote \(set.triggers.count) triggers to \(PrintableText.escaped(corpus)) and \(columns.count) events to \(PrintableText.escaped(eventsOut))")
+        TextOutput.standardError("wrote \(triggers) triggers to \(PrintableText.escaped(corpus)) and \(columns.count) events to \(PrintableText.escaped(eventsOut))")
     }
 }
