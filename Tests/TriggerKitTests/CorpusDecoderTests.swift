@@ -29,6 +29,23 @@ final class CorpusDecoderTests: XCTestCase {
             .contains(#"unknown operator "gt" for type boolean"#))
     }
 
+    func testLoadingReportsBytesDecodedInOrderUpToTheFile() throws {
+        let triggers = (0..<3_000).map { #"{"id":"t\#($0)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"p","type":"number","op":"gt","value":\#($0)}]]}]}"# }
+        let text = #"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID()).json").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reports: [(Int, Int)] = []
+        let set = try CorpusDecoder.load(path: path) { reports.append(($0, $1)) }
+        XCTAssertEqual(set.triggers.count, 3_000)
+        // One report per 1,024 triggers, each at the end of a trigger, growing, of the whole file's size.
+        XCTAssertEqual(reports.count, 2)
+        XCTAssertTrue(reports.allSatisfy { $0.1 == text.utf8.count })
+        XCTAssertEqual(reports.map(\.0), reports.map(\.0).sorted())
+        XCTAssertTrue(reports.allSatisfy { Array(text.utf8)[$0.0 - 1] == UInt8(ascii: "}") })
+        XCTAssertGreaterThan(reports[1].0, text.utf8.count / 2)
+    }
+
     func testDuplicateTriggerIDIsRefused() {
         XCTAssertTrue(refusal(#"{"id":"a","conditions":[\#(ok)]},{"id":"a","conditions":[\#(ok)]}"#)
             .contains("triggers[1].id: duplicate trigger id, already used by triggers[0]"))

@@ -73,18 +73,22 @@ package final class DataLint {
     static let microsecondsFrom = 1e14
 
     package init(_ set: TriggerSet) {
-        var numbers: [EventKey: Set<String>] = [:], strings: [EventKey: Set<String>] = [:], booleans: [EventKey: Set<String>] = [:]
-        var filtered: [String: Int] = [:], windows = Tally()
+        var windows = Tally()
         var used: [String: String] = [:], spellings = Set<String>()
+        // Each spelling folded once: folding is most of the cost of a large corpus's names.
         func use(_ name: String?) {
-            guard let name else { return }
-            spellings.insert(name)
+            guard let name, spellings.insert(name).inserted else { return }
             used[Self.fold(name)] = name
         }
+        func window(_ what: String, _ t: Double?, _ id: String) {
+            if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(id)): \(what) \(String(format: "%.0f", t))") }
+        }
+        // Per property, the (event, type) pairs its filters compare: one hash per filter, the pairs
+        // found by a short scan (a property is compared under few event names, in most corpora).
+        var uses: [String: PropertyUses] = [:]
         for trigger in set.triggers {
-            for (what, t) in [("start_time", trigger.startTime), ("end_time", trigger.endTime)] {
-                if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(trigger.id)): \(what) \(String(format: "%.0f", t))") }
-            }
+            window("start_time", trigger.startTime, trigger.id)
+            window("end_time", trigger.endTime, trigger.id)
             for condition in trigger.conditions {
                 let key: EventKey?
                 switch condition {
@@ -94,17 +98,23 @@ package final class DataLint {
                 case .sessionStart: key = nil
                 }
                 for filter in condition.filters.filters {
-                    filtered[filter.property, default: 0] += 1
-                    guard let key, filter.op != .exists, filter.op != .notExists else { continue }
-                    switch filter.type {
-                    case .number: numbers[key, default: []].insert(filter.property)
-                    case .string: strings[key, default: []].insert(filter.property)
-                    case .boolean: booleans[key, default: []].insert(filter.property)
-                    default: break
-                    }
+                    let compared = key != nil && filter.op != .exists && filter.op != .notExists
+                        && (filter.type == .number || filter.type == .string || filter.type == .boolean)
+                    uses[filter.property, default: PropertyUses()].add(compared ? key : nil, filter.type)
                 }
             }
         }
+        var numbers: [EventKey: Set<String>] = [:], strings: [EventKey: Set<String>] = [:], booleans: [EventKey: Set<String>] = [:]
+        for (property, u) in uses {
+            for pair in u.pairs.union(u.few.map { Pair(key: $0.key, type: $0.type) }) {
+                switch pair.type {
+                case .number: numbers[pair.key, default: []].insert(property)
+                case .string: strings[pair.key, default: []].insert(property)
+                default: booleans[pair.key, default: []].insert(property)
+                }
+            }
+        }
+        let filtered = uses.mapValues(\.filters)
         numberProperties = numbers
         stringProperties = strings
         booleanProperties = booleans
@@ -113,6 +123,25 @@ package final class DataLint {
         filteredProperties = filtered
         usedNames = used
         usedSpellings = spellings
+    }
+
+    /// How filters use one property: how many read it, and under which event as which type they compare it.
+    struct PropertyUses {
+        var filters = 0
+        /// The first few pairs, scanned; any more in `pairs`.
+        var few: [(key: EventKey, type: PropertyType)] = []
+        var pairs = Set<Pair>()
+
+        mutating func add(_ key: EventKey?, _ type: PropertyType) {
+            filters += 1
+            guard let key, !few.contains(where: { $0.key == key && $0.type == type }) else { return }
+            if few.count < 8 { few.append((key, type)) } else { pairs.insert(Pair(key: key, type: type)) }
+        }
+    }
+
+    struct Pair: Hashable {
+        let key: EventKey
+        let type: PropertyType
     }
 
     /// Case-folded NFKC: `Purchase`, `purchase` and `ｐｕｒｃｈａｓｅ` fold alike.

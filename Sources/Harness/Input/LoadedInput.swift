@@ -11,7 +11,7 @@ package struct LoadedInput {
     /// The corpus as JSON text (plugins are given it): a generated corpus is generated again and
     /// serialised only when first asked, so a run without plugins never holds it (100,000 triggers
     /// take a while and tens of megabytes).
-    package let corpusJSON: @Sendable () -> [UInt8]
+    package let corpusJSON: @Sendable () throws -> [UInt8]
     package let workload: RunReport.Workload
 
     /// Generates the workload or reads the user's files.
@@ -45,7 +45,7 @@ package struct LoadedInput {
 
     static func read(_ files: UserFiles, progress: ProgressLine) throws -> LoadedInput {
         progress.note("loading \(PrintableText.escaped(files.corpusPath))")
-        let corpus = try LoadedCorpus(path: files.corpusPath)
+        let corpus = try LoadedCorpus(path: files.corpusPath, progress: progress, keepingText: false)
         progress.note("loading \(PrintableText.escaped(files.eventLogPath))")
         let lint = DataLint(corpus.set)
         let log = try LoadedEventLog.load(
@@ -65,7 +65,7 @@ package struct LoadedInput {
         let data = RunReport.ReplayedFiles(corpusPath: files.corpusPath, corpus: corpus, eventLogPath: files.eventLogPath, log: log)
         // Named for what it is, not for the file: a copy of the same bytes under another name is the same data.
         let name = "files"
-        return LoadedInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [json = corpus.json] in json },
+        return LoadedInput(set: corpus.set, vocabulary: corpus.vocabulary, events: log.columns, corpusJSON: { [corpus] in try corpus.text() },
                         workload: .init(name: name, seed: 0, events: log.columns.count, triggers: corpus.set.triggers.count, data: data))
     }
 }

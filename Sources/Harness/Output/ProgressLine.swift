@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TriggerKit
 
 /// Progress of long work on standard error, never on standard output: on a terminal one line redrawn
 /// in place (at most every 200 ms); off one (a CI log, a pipe, a tool running commands for a user)
@@ -88,6 +89,14 @@ package final class ProgressLine: Sendable {
             Self.phase.withLock { $0 = "\(prefix)\(label)" }
             Self.line(text, spacing: 5_000_000_000)
         }
+    }
+
+    /// What a corpus decoder is given to report its bytes (nil when nothing is shown, so the decoder
+    /// does not even ask).
+    package func corpusLoading() -> CorpusDecoder.Progress? {
+        guard enabled else { return nil }
+        let started = Clock.now()
+        return { done, total in self.update("loading the corpus", done, total, unit: "bytes", since: started) }
     }
 
     /// `n` as shown in a count: bytes in megabytes (`136.0 MB`), anything else as it is.

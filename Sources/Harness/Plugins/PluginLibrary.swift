@@ -154,7 +154,7 @@ package final class PluginLibrary: @unchecked Sendable {
             origin: .init(name: name, version: version, path: path, sha256: sha256, options: options.isEmpty ? nil : options,
                           abiVersion: Int(abiVersion), checked: checked),
             childArguments: ["--child-plugin", argument],
-            resolve: { [self] input in strategy(corpusJSON: input.corpusJSON(), of: input.set) })
+            resolve: { [self] input in strategy(corpusJSON: try input.corpusJSON(), of: input.set) })
     }
 
     /// The strategy this plugin adds to a run whose corpus file holds `corpusJSON`, decoded as `original`.

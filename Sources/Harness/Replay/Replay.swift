@@ -116,10 +116,14 @@ package final class ReplaySession: DeliveryDelegate {
     /// Returns the number of invalid lines; `warn` is given what looks wrong in the stream, once, at its end.
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
+                           progress: ProgressLine = ProgressLine(enabled: false),
                            warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
-        let set = try CorpusDecoder.load(path: corpusPath)
+        progress.note("loading \(PrintableText.escaped(corpusPath))")
+        let set = try CorpusDecoder.load(path: corpusPath, progress: progress.corpusLoading())
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
+        progress.note("building the matcher for \(set.triggers.count) triggers")
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
+        progress.note("")
         while let line = try reader.next() {
             try write(session.process(line))
         }

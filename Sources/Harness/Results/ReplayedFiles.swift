@@ -28,7 +28,7 @@ extension RunReport {
         package var firstErrors: [LineError]
 
         init(corpusPath: String, corpus: LoadedCorpus, eventLogPath: String, log: LoadedEventLog) {
-            self.corpus = File(path: corpusPath, sha256: corpus.sha256, bytes: corpus.json.count)
+            self.corpus = File(path: corpusPath, sha256: corpus.sha256, bytes: corpus.byteCount)
             eventLog = File(path: eventLogPath, sha256: log.sha256, bytes: log.bytes)
             lines = log.lines
             invalidLines = log.invalidLines

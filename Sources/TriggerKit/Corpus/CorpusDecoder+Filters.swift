@@ -125,18 +125,20 @@ extension CorpusDecoder {
         var k = at + 1
         let stop = tape.end(at)
         while k < stop {
-            switch tape.textCount(k) {
-            case 8 where tape.text(k, equals: "property"): property = k + 1
-            case 4 where tape.text(k, equals: "type"): type = k + 1
-            case 2 where tape.text(k, equals: "op"): op = k + 1
-            case 5 where tape.text(k, equals: "value"): value = k + 1
+            // Packed words: the lengths differ, so equal words are equal texts.
+            switch tape.word(k) {
+            case FilterWords.property?: property = k + 1
+            case FilterWords.type?: type = k + 1
+            case FilterWords.op?: op = k + 1
+            case FilterWords.value?: value = k + 1
             default: return nil
             }
             k = tape.end(k + 1)
         }
         guard property >= 0, type >= 0, op >= 0, value >= 0,
               tape.kind(property) == .string, tape.textCount(property) > 0,
-              tape.kind(type) == .string, tape.text(type, equals: "number"), tape.kind(op) == .string
+              tape.kind(type) == .string, tape.word(type) == FilterWords.number, tape.kind(op) == .string,
+              let opWord = tape.word(op), let comparison = FilterWords.comparisons.first(where: { $0.word == opWord })?.op
         else { return nil }
         let operand: PropertyValue
         switch tape.kind(value) {
@@ -144,8 +146,17 @@ extension CorpusDecoder {
         case .double: operand = .double(tape.double(value))
         default: return nil
         }
-        guard let comparison = numberComparisons.first(where: { tape.text(op, equals: $0.rawValue) }) else { return nil }
         return Filter(property: tape.string(property), type: .number, op: comparison, operand: .number(operand))
+    }
+
+    /// The keys and names `numberFilter` reads, as `JSONTape.word` packs them.
+    enum FilterWords {
+        static let property = JSONTape.word(of: "property")!
+        static let type = JSONTape.word(of: "type")!
+        static let op = JSONTape.word(of: "op")!
+        static let value = JSONTape.word(of: "value")!
+        static let number = JSONTape.word(of: "number")!
+        static let comparisons = numberComparisons.map { (word: JSONTape.word(of: $0.rawValue)!, op: $0) }
     }
 
     static let numberComparisons: [FilterOperator] = [.gte, .lte, .gt, .lt, .eq, .ne]

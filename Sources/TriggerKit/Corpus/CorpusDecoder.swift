@@ -14,10 +14,15 @@ public enum CorpusDecoder {
     public static let maxFileBytes = 1 << 32
 
     /// Reads, parses and validates the corpus at `path`, within the memory available (`MemoryAllowance`).
-    public static func load(path: String) throws -> TriggerSet {
+    /// `progress` is told the bytes decoded and the file's size now and then (every `progressEvery` triggers).
+    public static func load(path: String, progress: Progress? = nil) throws -> TriggerSet {
         let allowance = MemoryAllowance()
-        return try document(at: path, allowance: allowance) { try decode(bytes: $0, allowance: allowance) }
+        return try document(at: path, allowance: allowance) { try decode(bytes: $0, allowance: allowance, progress: progress) }
     }
+
+    /// Told `(bytes decoded, bytes in all)` while a corpus decodes.
+    public typealias Progress = (_ done: Int, _ total: Int) -> Void
+    static let progressEvery = 1_024
 
     /// Decodes a corpus from its bytes, one trigger at a time: the document is parsed with its list of
     /// triggers left in place, then each trigger is parsed into one reused tape and decoded, so loading
@@ -26,10 +31,10 @@ public enum CorpusDecoder {
 
     /// `decode(bytes:)`, claiming from `allowance` what the tapes and the decoded triggers take: a
     /// corpus that would not fit is refused at the trigger where it stops fitting.
-    package static func decode(bytes: [UInt8], allowance: MemoryAllowance) throws -> TriggerSet {
+    package static func decode(bytes: [UInt8], allowance: MemoryAllowance, progress: Progress? = nil) throws -> TriggerSet {
         let tape = JSONTape(bytes: bytes, allowance: allowance)
         try located { () throws(JSONSyntaxError) in try tape.parseDocument(deferring: "triggers") }
-        return try decode(root: JSONNode(tape: tape, at: 0), allowance: allowance)
+        return try decode(root: JSONNode(tape: tape, at: 0), allowance: allowance, progress: progress)
     }
 
     /// `decode` of the file at `path` (at most `maxFileBytes`, held within `allowance`), its errors
@@ -59,7 +64,7 @@ public enum CorpusDecoder {
 
     package static func decode(_ json: JSONValue) throws -> TriggerSet { try decode(root: JSONNode(value: json, path: "")) }
 
-    static func decode(root node: JSONNode, allowance: MemoryAllowance = .unlimited) throws -> TriggerSet {
+    static func decode(root node: JSONNode, allowance: MemoryAllowance = .unlimited, progress: Progress? = nil) throws -> TriggerSet {
         let root = try node.object(
             allowed: ["format", "settings", "triggers", "name", "description"], what: "a corpus")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
@@ -117,6 +122,9 @@ public enum CorpusDecoder {
             }
             firstIndexOfID[trigger.id] = i
             triggers.append(trigger)
+            if let progress, i % progressEvery == progressEvery - 1, let (tape, _) = node.tapeEntry {
+                progress(tape.parsedEnd, tape.bytes.count)
+            }
         }
         return TriggerSet(triggers: triggers, minimumTriggerInterval: interval, actionCategories: categories)
     }

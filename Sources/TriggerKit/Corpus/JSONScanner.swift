@@ -128,6 +128,7 @@ struct JSONScanner {
         var count = 0
         // Duplicates by scanning while the object is small (most are), by a set past that.
         var seen = Set<String>()
+        var nonASCII = false
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -141,7 +142,7 @@ struct JSONScanner {
             let keyStart = index
             try parseString()
             let key = entries.count - 1
-            if isDuplicate(key: key, in: open, count: count, seen: &seen) {
+            if isDuplicate(key: key, in: open, count: count, nonASCII: &nonASCII, seen: &seen) {
                 throw error("duplicate member name \"\(text(key))\"", at: keyStart)
             }
             skipWhitespace()
@@ -169,15 +170,19 @@ struct JSONScanner {
 
     /// Whether key entry `key` repeats one of the `count` members before it in the object at `open`:
     /// the same bytes, or two canonically equivalent spellings (one name, whatever the object's size;
-    /// an ASCII name can equal a non-ASCII one, as "K" equals the Kelvin sign).
-    func isDuplicate(key: Int, in open: Int, count: Int, seen: inout Set<String>) -> Bool {
+    /// an ASCII name can equal a non-ASCII one, as "K" equals the Kelvin sign). `nonASCII` says whether
+    /// an earlier key held a byte outside ASCII (set here), so ASCII objects compare bytes only.
+    func isDuplicate(key: Int, in open: Int, count: Int, nonASCII: inout Bool, seen: inout Set<String>) -> Bool {
         if count < 16 {
             let keyIsASCII = withText(key) { !Self.holdsNonASCII($0) }
+            let earlierNonASCII = nonASCII
+            if !keyIsASCII { nonASCII = true }
+            let length = entries[key].low
             var keyText: String?  // decoded once, when a comparison needs it
             var k = open + 1
             while k < key {
-                if withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
-                if !keyIsASCII || withText(k, Self.holdsNonASCII) {
+                if entries[k].low == length, withText(k, { a in withText(key) { b in a.elementsEqual(b) } }) { return true }
+                if !keyIsASCII || (earlierNonASCII && withText(k, Self.holdsNonASCII)) {
                     if keyText == nil { keyText = text(key) }
                     if text(k) == keyText { return true }
                 }

@@ -48,8 +48,9 @@ package final class JSONTape {
 
     /// Where the tape claims its growth (nil: unlimited).
     package var allowance: MemoryAllowance?
-    /// The bytes of the document the last `parse` read.
+    /// The bytes of the document the last `parse` read, and the byte index just past them.
     private(set) var parsedBytes = 0
+    private(set) var parsedEnd = 0
 
     package init(bytes: [UInt8], allowance: MemoryAllowance? = nil) {
         self.bytes = bytes
@@ -87,6 +88,7 @@ package final class JSONTape {
             scanner.index = JSONScanner.skipWhitespace(buffer, from: from)
             try scanner.parseValue(depth: depth)
             parsedBytes = scanner.index - from
+            parsedEnd = scanner.index
             return scanner.index
         }
     }
@@ -162,6 +164,26 @@ package final class JSONTape {
                 return true
             }
         }
+    }
+
+    /// String entry `i`'s text packed little-endian in a word (`word(of:)`) when it is at most 8 bytes,
+    /// else nil: a short key compares with a constant in one step.
+    func word(_ i: Int) -> UInt64? {
+        guard entries[i].low <= 8 else { return nil }
+        return withText(i) { Self.pack($0) }
+    }
+
+    /// `text`'s UTF-8 packed as `word` packs a string entry's (texts longer than 8 bytes: nil).
+    static func word(of text: String) -> UInt64? {
+        var text = text
+        return text.withUTF8 { $0.count <= 8 ? pack($0) : nil }
+    }
+
+    @inline(__always)
+    private static func pack(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var w: UInt64 = 0
+        for j in 0..<text.count { w |= UInt64(text[j]) << (8 * UInt64(j)) }
+        return w
     }
 
     /// The value of member `key` of object entry `i`, or nil.

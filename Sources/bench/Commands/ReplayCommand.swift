@@ -24,12 +24,14 @@ struct ReplayCommand: ParsableCommand {
     var events: String
 
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var progress: ProgressOption
 
     func run() throws {
+        progress.apply()
         let out = TextOutput.standardOutput()
         let invalid = try ReplaySession.run(
             corpusPath: corpus, eventsPath: events, displaySeconds: replay.displaySeconds,
-            makeMatcher: replay.makeMatcher(), warn: { TextOutput.standardError("bench: \($0)") }, write: out.line)
+            makeMatcher: replay.makeMatcher(), progress: ProgressLine(enabled: true), warn: { TextOutput.standardError("bench: \($0)") }, write: out.line)
         try out.flush()
         if invalid > 0 {
             TextOutput.standardError("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields")
