@@ -77,6 +77,7 @@ let benchmarks: @Sendable () -> Void = {
     let fixture = Fixture.shared
     let metrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal]
     let configuration = Benchmark.Configuration(metrics: metrics, scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 100)
+    decoderBenchmarks()
 
     for strategy in StrategyRegistry.all {
         // reference is the slow oracle: fewer events per iteration.
