@@ -103,6 +103,18 @@ package enum AllocatorStats {
         return Int(truncatingIfNeeded: threadAllocatedBytes() &- p.pointee)
     }
 
+    /// The most the calling thread held at once (allocated minus freed) since `resetThreadPeak`, as
+    /// jemalloc 5.3 approximates it; nil where it cannot tell.
+    package static func threadPeakBytes() -> Int? {
+        var peak: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        guard withUnsafeMutablePointer(to: &peak, { mallctl("thread.peak.read", UnsafeMutableRawPointer($0), &size, nil, 0) }) == 0
+        else { return nil }
+        return Int(truncatingIfNeeded: peak)
+    }
+
+    package static func resetThreadPeak() { _ = mallctl("thread.peak.reset", nil, nil, nil, 0) }
+
     /// `MALLOC_CONF` as the process saw it, if set.
     package static var mallocConf: String? { ProcessInfo.processInfo.environment["MALLOC_CONF"] }
 }

@@ -27,13 +27,13 @@ final class WriterThread: Sendable {
         self.makeStep = makeStep
     }
 
-    func start() {
+    func start() throws {
         // Relaxed: no reader is running yet; Thread.start orders these stores before the writer's loads.
         stopping.store(false, ordering: .relaxed)
         done.store(-1, ordering: .relaxed)
         // A signal left by the previous run's stop() must not cut this run's first wait short.
         while wake.wait(timeout: .now()) == .success {}
-        let thread = Thread { [self] in
+        try SpawnedThread.start("the publishing writer", stackSize: 8 << 20) { [self] in
             var count = 0, nanos = 0, cpuNanos = 0
             var step: WriterStep?
             do {
@@ -68,7 +68,6 @@ final class WriterThread: Sendable {
             // Releasing: `stop()` reads the count (and the build time) after acquiring it.
             done.store(count, ordering: .releasing)
         }
-        thread.start()
     }
 
     /// Why a build failed while publishing, if one did.

@@ -117,11 +117,13 @@ package final class ReplaySession: DeliveryDelegate {
     package static func run(corpusPath: String, eventsPath: String, displaySeconds: Double,
                            makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match },
                            progress: ProgressLine = ProgressLine(enabled: false),
+                           checkBuild: (TriggerSet) throws -> Void = { _ in },
                            warn: (String) -> Void = { _ in }, write: (String) throws -> Void) throws -> Int {
         progress.note("loading \(PrintableText.escaped(corpusPath))")
         let set = try CorpusDecoder.load(path: corpusPath, progress: progress.corpusLoading())
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         progress.note("building the matcher for \(set.triggers.count) triggers")
+        do { try checkBuild(set) } catch let error as InputError { throw error.inFile(corpusPath) }
         let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
         progress.note("")
         while let line = try reader.next() {

@@ -23,6 +23,7 @@ struct BuiltStrategy {
         self.strategy = strategy
         let events = input.events
         let referenceEvents = min(configuration.referenceEvents, events.count)
+        try BuildRoom.check(strategy, set: input.set, file: input.workload.data?.corpus.path)
         let heldBefore = AllocatorStats.threadNetBytes()
         let buildStart = Clock.now()
         let matcher = try strategy.make(input.set, input.vocabulary)

@@ -82,15 +82,15 @@ final class TimedRow {
         // Heap in use before the writer starts and after it stopped and the source went back to the
         // initial matcher: with every replaced set freed, the two are equal.
         var heapAtStart: Int?
-        func startWriter() {
+        func startWriter() throws {
             heapAtStart = writer == nil ? nil : AllocatorStats.allocatedBytes()
-            writer?.start()
+            try writer?.start()
         }
         var wallStart: UInt64 = 0
         if key.threads == 1 {
             let warmed = workers[0].warm(source: source, seconds: warmup, batchSize: batchSize)
             let loops = decideLoops(warmed, passSeconds: passSeconds, eventsPerReader: largestSlice)
-            startWriter()
+            try startWriter()
             wallStart = Clock.now()
             workers[0].run(source: source, batchSize: batchSize, loops: loops, slowdown: slowdown, counter: counter, progress: { [count] in
                 progress.update(label, counter.value, count * loops)
@@ -102,17 +102,15 @@ final class TimedRow {
             let rates = workers.map { _ in HandOff((events: 0, seconds: 0.0)) }
             let loopsBox = HandOff(1)
             for (w, rate) in zip(workers, rates) {
-                let thread = Thread { [source] in
+                warmedGroup.enter()
+                finished.enter()
+                try SpawnedThread.start("a reader thread of \(label)", stackSize: 1 << 22) { [source] in
                     rate.value = w.warm(source: source, seconds: warmup, batchSize: batchSize)
                     warmedGroup.leave()
                     go.wait()
                     w.run(source: source, batchSize: batchSize, loops: loopsBox.value, slowdown: slowdown, counter: counter, progress: nil)
                     finished.leave()
                 }
-                thread.stackSize = 1 << 22
-                warmedGroup.enter()
-                finished.enter()
-                thread.start()
             }
             warmedGroup.wait()
             // The slowest reader's rate: the pass lasts as long as its slowest slice.
@@ -120,7 +118,7 @@ final class TimedRow {
             let slowest = warmed.max { a, b in a.seconds * Double(max(b.events, 1)) < b.seconds * Double(max(a.events, 1)) } ?? (0, 0)
             let loops = decideLoops(slowest, passSeconds: passSeconds, eventsPerReader: largestSlice)
             loopsBox.value = loops
-            startWriter()
+            try startWriter()
             wallStart = Clock.now()
             for _ in workers { go.signal() }
             while finished.wait(timeout: .now() + 0.25) == .timedOut { progress.update(label, counter.value, count * loops) }

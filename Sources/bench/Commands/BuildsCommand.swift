@@ -66,6 +66,7 @@ struct BuildsCommand: ParsableCommand {
         }
         let libraries = try pluginCheck.load(plugins)
         let all = try strategies.map(StrategyRegistry.option) + libraries.map { $0.strategy(corpusJSON: json, of: set) }
+        for strategy in all { try BuildRoom.check(strategy, set: set, file: corpus) }
         let rows = try deltaTriggers.map { try BuildTiming.measureDeltas(set, strategies: all, triggers: $0, deltas: builds, pauseMs: pauseMs) }
             ?? BuildTiming.measure(set, strategies: all, builds: builds, pauseMs: pauseMs)
         let what = deltaTriggers.map { "\(builds + builds % 2) timed deltas of \($0) triggers per strategy after 10 untimed" } ?? "\(builds) timed builds per strategy after 10 untimed"

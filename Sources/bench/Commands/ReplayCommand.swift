@@ -31,7 +31,8 @@ struct ReplayCommand: ParsableCommand {
         let out = TextOutput.standardOutput()
         let invalid = try ReplaySession.run(
             corpusPath: corpus, eventsPath: events, displaySeconds: replay.displaySeconds,
-            makeMatcher: replay.makeMatcher(), progress: ProgressLine(enabled: true), warn: { TextOutput.standardError("bench: \($0)") }, write: out.line)
+            makeMatcher: replay.makeMatcher(), progress: ProgressLine(enabled: true),
+            checkBuild: { [strategy = replay.strategy] in try BuildRoom.check(StrategyRegistry.named(strategy)!, set: $0) }, warn: { TextOutput.standardError("bench: \($0)") }, write: out.line)
         try out.flush()
         if invalid > 0 {
             TextOutput.standardError("bench: \(events): \(invalid) invalid line(s); see their \"error\" fields")
