@@ -20,11 +20,12 @@ package struct LoadedCorpus: Sendable {
         let allowance = MemoryAllowance()
         let report = progress.corpusLoading()
         let bytes: [UInt8]
-        (set, bytes) = try CorpusDecoder.document(at: path, allowance: allowance) { bytes in
-            (try CorpusDecoder.decode(bytes: bytes, allowance: allowance, progress: report), bytes)
+        (set, bytes, sha256) = try CorpusDecoder.document(at: path, allowance: allowance) { bytes in
+            // Hashed on another core while decoding: a gigabyte takes seconds either way.
+            let digest = Background { SHA256.hex(of: bytes) }
+            return (try CorpusDecoder.decode(bytes: bytes, allowance: allowance, progress: report), bytes, digest.value())
         }
         vocabulary = Vocabulary(set)
-        sha256 = SHA256.hex(of: bytes)
         byteCount = bytes.count
         self.path = path
         json = keepingText || !Self.isRegularFile(path) ? bytes : []

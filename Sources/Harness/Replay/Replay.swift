@@ -20,7 +20,7 @@ package final class ReplaySession: DeliveryDelegate {
     package private(set) var lastDisplays: [DisplayRecord] = []
     /// What looks wrong in the stream, said once at its end by `bench replay` (nil for explain and
     /// the generated cases, which say nothing of it).
-    let lint: DataLint?
+    var lint: DataLint?
 
     package init(triggerSet: TriggerSet, displaySeconds: Double = 10,
                 makeMatcher: @escaping (TriggerSet) -> (Event) -> [Int] = { ReferenceMatcher($0).match }, lint: DataLint? = nil) {
@@ -124,7 +124,10 @@ package final class ReplaySession: DeliveryDelegate {
         let reader = try LineReader(path: eventsPath, maxLineBytes: EventDecoder.maxLineBytes)
         progress.note("building the matcher for \(set.triggers.count) triggers")
         do { try checkBuild(set) } catch let error as InputError { throw error.inFile(corpusPath) }
-        let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher, lint: DataLint(set))
+        // The lint's tables are made on another core while the matcher builds: both only read the set.
+        let lint = Background { DataLint(set) }
+        let session = ReplaySession(triggerSet: set, displaySeconds: displaySeconds, makeMatcher: makeMatcher)
+        session.lint = lint.value()
         progress.note("")
         while let line = try reader.next() {
             try write(session.process(line))

@@ -36,3 +36,26 @@ package enum SpawnedThread {
         }
     }
 }
+
+/// A value computed on another thread while the caller does other work; `value()` waits for it, or
+/// computes it there and then when no thread could start.
+package final class Background<T>: @unchecked Sendable {
+    private var result: T?
+    private let make: () -> T
+    private let done = DispatchSemaphore(value: 0)
+    private var threaded = false
+
+    package init(stackSize: Int = 1 << 20, _ make: @escaping () -> T) {
+        self.make = make
+        threaded = SpawnedThread.start(stackSize: stackSize) { [self] in
+            result = self.make()
+            done.signal()
+        }
+    }
+
+    /// The value; the semaphore orders the thread's write before this read.
+    package func value() -> T {
+        if threaded { done.wait() } else { result = make() }
+        return result!
+    }
+}
