@@ -14,7 +14,7 @@ enum EdgeValues {
     ]
 
     static let doubles: [Double] = [
-        0.0, -0.0, 0.5, 2.5, 3.0, -2.5, 0.1, 0.30000000000000004, 1e-9, -1e-9, -0.01, -1.5e-5, 5e-324, -5e-324,
+        0.0, -0.0, 0.5, 2.5, 3.0, -2.5, 0.1, 0.30000000000000004, 1e-9, -1e-9, -0.01, -1.5e-5, Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude,
         2.2250738585072014e-308, 1e-300, 9007199254740992.0, 9007199254740994.0, 9223372036854775808.0,
         -9223372036854775808.0, 18446744073709551616.0, 1e9, 1e15, 1e19, -1e19, 1e300, -1e300,
         1.7976931348623157e308, -1.7976931348623157e308,
@@ -48,7 +48,7 @@ enum EdgeValues {
     ]
 
     /// Durations for relative-date filters.
-    static let durations: [Double] = [0, 0.25, 1, 60, 86400, 1e-6, 5e-324, 1e15, 1e300]
+    static let durations: [Double] = [0, 0.25, 1, 60, 86400, 1e-6, Double.leastNonzeroMagnitude, 1e15, 1e300]
 
     /// A number as JSON: an integer, a double, or a neighbour of either one step away.
     static func number(_ rng: inout DeterministicRandom) -> JSONValue {

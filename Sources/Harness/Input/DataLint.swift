@@ -74,11 +74,18 @@ package final class DataLint {
 
     package init(_ set: TriggerSet) {
         var windows = Tally()
-        var used: [String: String] = [:], spellings = Set<String>()
-        // Each spelling folded once: folding is most of the cost of a large corpus's names.
+        var used: [String: String] = [:], foldOf: [String: String] = [:]
+        // Each spelling folded once (folding was most of the cost of a large corpus's names); the
+        // spelling used last stands for its fold.
         func use(_ name: String?) {
-            guard let name, spellings.insert(name).inserted else { return }
-            used[Self.fold(name)] = name
+            guard let name else { return }
+            if let folded = foldOf[name] {
+                used[folded] = name
+            } else {
+                let folded = Self.fold(name)
+                foldOf[name] = folded
+                used[folded] = name
+            }
         }
         func window(_ what: String, _ t: Double?, _ id: String) {
             if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(id)): \(what) \(String(format: "%.0f", t))") }
@@ -122,7 +129,7 @@ package final class DataLint {
         filteredFolded = Dictionary(filtered.keys.map { (Self.fold($0), $0) }, uniquingKeysWith: { a, b in min(a, b) })
         filteredProperties = filtered
         usedNames = used
-        usedSpellings = spellings
+        usedSpellings = Set(foldOf.keys)
     }
 
     /// How filters use one property: how many read it, and under which event as which type they compare it.

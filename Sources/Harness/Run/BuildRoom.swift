@@ -5,8 +5,8 @@ import TriggerKit
 /// would not fit is refused with one line instead. What a build takes depends on the set's shape
 /// (prefix tables, interval cells, regexes), so it is measured, not guessed: the strategy builds a
 /// sample of every k-th trigger, jemalloc reports the most that build held at once, and the figure
-/// is scaled to the whole set with a margin of 2. The room is what the process may still map plus
-/// what jemalloc holds mapped but unused (freed by the decoder, reused by the build).
+/// is scaled to the whole set with a margin of 2. The room is what the process may still take plus
+/// what jemalloc holds but has not allocated (freed by the decoder, reused by the build).
 package enum BuildRoom {
     /// Sets this small are sampled whole (their build is small); larger ones by a sixteenth at most.
     static let wholeBelow = 1_024
@@ -20,7 +20,11 @@ package enum BuildRoom {
         guard strategy.name != ReferenceMatcher.strategyName, !strategy.summary.hasPrefix("plugin "),
               let mappable = allowance.available(), AllocatorStats.threadPeakBytes() != nil else { return }
         let gauges = AllocatorStats.gauges()
-        let available = mappable + max(0, gauges.mapped + gauges.retained - gauges.allocated)
+        // Mapped but unallocated pages are jemalloc's to reuse. Its retained pages are address space
+        // too (in VmSize, reusable), so they count where the address-space limit is what binds, and
+        // not against MemAvailable, which they are not part of.
+        let addressSpaceBinds = MemoryBudget.addressSpaceRoom().map { max($0 - MemoryAllowance.reserve, 0) <= mappable } ?? false
+        let available = mappable + max(0, gauges.mapped - gauges.allocated + (addressSpaceBinds ? gauges.retained : 0))
         let n = set.triggers.count
         let step = n < wholeBelow ? 1 : min(sampleShare, n / wholeBelow)
         let sample = step == 1 ? set : TriggerSet(

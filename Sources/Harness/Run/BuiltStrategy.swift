@@ -19,11 +19,15 @@ struct BuiltStrategy {
 
     var name: String { strategy.name }
 
-    init(_ strategy: StrategyRegistry.Strategy, input: LoadedInput, configuration: RunConfiguration, clock: CycleClock) throws {
+    /// `progress` is told each pass as it starts: the periodic "(working)" line names the pass under way.
+    init(_ strategy: StrategyRegistry.Strategy, input: LoadedInput, configuration: RunConfiguration, clock: CycleClock,
+         progress: ProgressLine = ProgressLine(enabled: false)) throws {
         self.strategy = strategy
         let events = input.events
         let referenceEvents = min(configuration.referenceEvents, events.count)
+        progress.status("building \(strategy.name): checking that its matcher fits the memory left")
         try BuildRoom.check(strategy, set: input.set, file: input.workload.data?.corpus.path)
+        progress.status("building \(strategy.name) for \(input.set.triggers.count) triggers")
         let heldBefore = AllocatorStats.threadNetBytes()
         let buildStart = Clock.now()
         let matcher = try strategy.make(input.set, input.vocabulary)
@@ -41,15 +45,18 @@ struct BuiltStrategy {
         let latencyScratch = matcher.makeScratch(for: events)
         let scratchBytes = AllocatorStats.threadNetBytes() - scratchBefore
         let latencyCount = min(configuration.latencyEvents, count)
+        if latencyCount > 0 { progress.status("\(strategy.name): timing \(latencyCount) single events") }
         latency = latencyCount == 0 ? nil : events.withView { view in
             EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock)
         }
+        progress.status("\(strategy.name): matching the first \(referenceEvents) events for the cross-check")
         let prefixScratch = matcher.makeScratch(for: events)
         prefix = events.withView { ReplayLoop.checksum(matcher, $0, 0..<referenceEvents, prefixScratch) }
         untimedScratches = [prefixScratch, latencyScratch]
         // A plugin that breaks its ABI is refused before anything else is measured of it.
         try (matcher as? any ForeignMatcher)?.checkEntryPoints(name: strategy.name, prefix: prefix, untimedScratches: untimedScratches,
                                                                events: events, referenceEvents: configuration.referenceEvents)
+        progress.status("\(strategy.name): counting allocations per event")
         let allocations = Self.measureAllocations(matcher, events, count: min(configuration.allocationEvents, count))
         memory = MemoryFigures(allocationsPerEvent: allocations.count, bytesPerEvent: allocations.bytes, buildSeconds: buildSeconds,
                                matcherBytes: matcherBytes, scratchBytes: scratchBytes, hostBuildSeconds: host?.seconds, hostBytes: host?.bytes)

@@ -31,7 +31,7 @@ package final class Runner {
         var rows: [TimedRow] = []
         for strategy in strategies {
             progress.note("building \(strategy.name); its single-event and allocation passes")
-            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock)
+            let b = try BuiltStrategy(strategy, input: input, configuration: configuration, clock: clock, progress: progress)
             afterBuild[b.name] = b.gaugesAfterBuild
             built.append(b)
             rows += try configuration.rowKeys(b.name).map { try TimedRow($0, built: b, input: input, configuration: configuration) }

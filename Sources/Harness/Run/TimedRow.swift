@@ -87,6 +87,8 @@ final class TimedRow {
             try writer?.start()
         }
         var wallStart: UInt64 = 0
+        // Named before the warm-up: a slow row's warm-up (reference's) was reported as the row before it.
+        progress.status("\(label): warming up")
         if key.threads == 1 {
             let warmed = workers[0].warm(source: source, seconds: warmup, batchSize: batchSize)
             let loops = decideLoops(warmed, passSeconds: passSeconds, eventsPerReader: largestSlice)
@@ -101,16 +103,36 @@ final class TimedRow {
             let go = DispatchSemaphore(value: 0)
             let rates = workers.map { _ in HandOff((events: 0, seconds: 0.0)) }
             let loopsBox = HandOff(1)
+            // Set when the pass is given up (a reader or the writer could not start): the readers
+            // already waiting to start are released and leave without running.
+            let abandoned = HandOff(false)
+            var started = 0
+            func abandon(_ error: any Error) throws -> Never {
+                abandoned.value = true
+                for _ in 0..<started { go.signal() }
+                throw error
+            }
             for (w, rate) in zip(workers, rates) {
                 warmedGroup.enter()
                 finished.enter()
-                try SpawnedThread.start("a reader thread of \(label)", stackSize: 1 << 22) { [source] in
-                    rate.value = w.warm(source: source, seconds: warmup, batchSize: batchSize)
+                do {
+                    try SpawnedThread.start("a reader thread of \(label)", stackSize: 1 << 22) { [source] in
+                        rate.value = w.warm(source: source, seconds: warmup, batchSize: batchSize)
+                        warmedGroup.leave()
+                        go.wait()
+                        // The semaphore orders `abandoned`'s write before this read.
+                        if !abandoned.value {
+                            w.run(source: source, batchSize: batchSize, loops: loopsBox.value, slowdown: slowdown, counter: counter, progress: nil)
+                        }
+                        finished.leave()
+                    }
+                } catch {
+                    // This reader never runs: its entries are left here, so both groups stay balanced.
                     warmedGroup.leave()
-                    go.wait()
-                    w.run(source: source, batchSize: batchSize, loops: loopsBox.value, slowdown: slowdown, counter: counter, progress: nil)
                     finished.leave()
+                    try abandon(error)
                 }
+                started += 1
             }
             warmedGroup.wait()
             // The slowest reader's rate: the pass lasts as long as its slowest slice.
@@ -118,7 +140,7 @@ final class TimedRow {
             let slowest = warmed.max { a, b in a.seconds * Double(max(b.events, 1)) < b.seconds * Double(max(a.events, 1)) } ?? (0, 0)
             let loops = decideLoops(slowest, passSeconds: passSeconds, eventsPerReader: largestSlice)
             loopsBox.value = loops
-            try startWriter()
+            do { try startWriter() } catch { try abandon(error) }
             wallStart = Clock.now()
             for _ in workers { go.signal() }
             while finished.wait(timeout: .now() + 0.25) == .timedOut { progress.update(label, counter.value, count * loops) }

@@ -12,7 +12,10 @@ package enum SpawnedThread {
     /// Runs `body` on a new detached thread with a `stackSize`-byte stack; false when none could start
     /// (and `body` never runs).
     @discardableResult
-    package static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Bool { spawn(stackSize, body) == 0 }
+
+    /// `pthread_create`'s result: 0, or why no thread started (it returns the code, not `errno`).
+    private static func spawn(_ stackSize: Int, _ body: @escaping @Sendable () -> Void) -> Int32 {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -20,18 +23,19 @@ package enum SpawnedThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let context = Unmanaged.passRetained(Body(body))
         var thread = pthread_t()
-        let started = pthread_create(&thread, &attributes, { context in
+        let code = pthread_create(&thread, &attributes, { context in
             Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
             return nil
-        }, context.toOpaque()) == 0
-        if !started { context.release() }
-        return started
+        }, context.toOpaque())
+        if code != 0 { context.release() }
+        return code
     }
 
     /// `start`, or a one-line error naming `what` the thread was for.
     package static func start(_ what: String, stackSize: Int, _ body: @escaping @Sendable () -> Void) throws {
-        guard start(stackSize: stackSize, body) else {
-            throw HarnessError(what: what, reason: "cannot start a thread (\(String(cString: strerror(errno)))): "
+        let code = spawn(stackSize, body)
+        guard code == 0 else {
+            throw HarnessError(what: what, reason: "cannot start a thread (\(String(cString: strerror(code)))): "
                                + "the memory left is too little for its stack; free memory or raise the limit (ulimit -v)")
         }
     }
@@ -44,6 +48,7 @@ package final class Background<T>: @unchecked Sendable {
     private let make: () -> T
     private let done = DispatchSemaphore(value: 0)
     private var threaded = false
+    private var waited = false
 
     package init(stackSize: Int = 1 << 20, _ make: @escaping () -> T) {
         self.make = make
@@ -53,9 +58,13 @@ package final class Background<T>: @unchecked Sendable {
         }
     }
 
-    /// The value; the semaphore orders the thread's write before this read.
+    /// The value; the semaphore orders the thread's write before this read. Asked again, the same value.
     package func value() -> T {
-        if threaded { done.wait() } else { result = make() }
+        // Only the caller's thread reads or writes `waited`; `result` is read only once the thread is done.
+        if !waited {
+            if threaded { done.wait() } else { result = make() }
+            waited = true
+        }
         return result!
     }
 }

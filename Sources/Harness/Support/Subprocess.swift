@@ -23,13 +23,29 @@ package enum Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // As Foundation's Process did: every signal at its default and none blocked in the child (bench
+        // ignores SIGPIPE; a child must not inherit that).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         // Swift seeds Set and Dictionary hashing per process; a fixed seed keeps instruction counts repeatable.
         let environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
         var pid: pid_t = 0
-        let spawned = withCStrings([tool] + arguments) { argv in
-            withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in posix_spawn(&pid, tool, &actions, nil, argv, envp) }
+        var spawned = posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        if spawned == 0 { spawned = posix_spawn_file_actions_adddup2(&actions, errors[1], 2) }
+        if spawned == 0 {
+            spawned = withCStrings([tool] + arguments) { argv in
+                withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in
+                    guard let argv, let envp else { return ENOMEM }
+                    return posix_spawn(&pid, tool, &actions, &attributes, argv, envp)
+                }
+            }
         }
         close(output[1])
         close(errors[1])
@@ -42,7 +58,11 @@ package enum Subprocess {
         defer { trigger_bench_child_unregister(childSlot) }
         let (stdoutBytes, stderrBytes) = drain(output[0], errors[0])
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        var waited = waitpid(pid, &status, 0)
+        while waited < 0, errno == EINTR { waited = waitpid(pid, &status, 0) }
+        guard waited == pid else {
+            throw InputError(file: tool, path: "", reason: "\(what) could not be waited for: \(String(cString: strerror(errno)))")
+        }
         let stdout = String(decoding: stdoutBytes, as: UTF8.self), stderr = String(decoding: stderrBytes, as: UTF8.self)
         // Linux's wait status: the low 7 bits are the signal that ended the child (0: it exited).
         let signal = status & 0x7F, exitStatus = (status >> 8) & 0xFF
@@ -96,10 +116,11 @@ package enum Subprocess {
         return (read[0], read[1])
     }
 
-    /// `strings` as a NULL-terminated array of C strings, for `body`'s call.
-    static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    /// `strings` as a NULL-terminated array of C strings, for `body`'s call; nil when one could not be
+    /// copied (no memory), rather than an array cut short at the first that failed.
+    static func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]?) -> R) -> R {
         let pointers = strings.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
-        return body(pointers)
+        return body(pointers.dropLast().contains(nil) ? nil : pointers)
     }
 }

@@ -125,7 +125,7 @@ extension CorpusDecoder {
         var k = at + 1
         let stop = tape.end(at)
         while k < stop {
-            // Packed words: the lengths differ, so equal words are equal texts.
+            // Packed words (no NUL, at most 8 bytes): equal words are equal texts.
             switch tape.word(k) {
             case FilterWords.property?: property = k + 1
             case FilterWords.type?: type = k + 1

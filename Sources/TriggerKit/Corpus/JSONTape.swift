@@ -166,23 +166,28 @@ package final class JSONTape {
         }
     }
 
-    /// String entry `i`'s text packed little-endian in a word (`word(of:)`) when it is at most 8 bytes,
-    /// else nil: a short key compares with a constant in one step.
+    /// String entry `i`'s text packed little-endian in a word (`word(of:)`) when it is at most 8 bytes
+    /// and holds no NUL, else nil: a short key compares with a constant in one step. Without NULs two
+    /// texts pack alike only when they are equal ("op" and "op\u0000" would otherwise).
     func word(_ i: Int) -> UInt64? {
         guard entries[i].low <= 8 else { return nil }
         return withText(i) { Self.pack($0) }
     }
 
-    /// `text`'s UTF-8 packed as `word` packs a string entry's (texts longer than 8 bytes: nil).
+    /// `text`'s UTF-8 packed as `word` packs a string entry's.
     static func word(of text: String) -> UInt64? {
         var text = text
-        return text.withUTF8 { $0.count <= 8 ? pack($0) : nil }
+        return text.withUTF8 { pack($0) }
     }
 
     @inline(__always)
-    private static func pack(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func pack(_ text: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard text.count <= 8 else { return nil }
         var w: UInt64 = 0
-        for j in 0..<text.count { w |= UInt64(text[j]) << (8 * UInt64(j)) }
+        for j in 0..<text.count {
+            if text[j] == 0 { return nil }
+            w |= UInt64(text[j]) << (8 * UInt64(j))
+        }
         return w
     }
 
