@@ -28,7 +28,7 @@ package struct LoadedCorpus: Sendable {
         vocabulary = Vocabulary(set)
         byteCount = bytes.count
         self.path = path
-        json = keepingText || !Self.isRegularFile(path) ? bytes : []
+        json = keepingText || !BoundedFile.isRegularFile(path) ? bytes : []
     }
 
     /// The corpus as JSON text: the bytes kept, or the file read again and checked to be the one decoded.
@@ -39,9 +39,5 @@ package struct LoadedCorpus: Sendable {
             throw InputError(file: path, path: "", reason: "changed while the run was using it; run again once nothing writes to it")
         }
         return bytes
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
     }
 }

@@ -31,8 +31,7 @@ package struct LoadedEventLog {
                             strict: Bool, lint: DataLint? = nil, progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
         let reader = try LineReader(path: path, maxLineBytes: EventDecoder.maxLineBytes)
         let name = path == "-" ? "standard input" : path
-        var status = stat()
-        let regular = path != "-" && stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        let regular = path != "-" && BoundedFile.isRegularFile(path)
         let hashWholeFile = regular || lineLimit == nil
         var lineDigest = SHA256()
         if hashWholeFile { reader.digest = SHA256() }

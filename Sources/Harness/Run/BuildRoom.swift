@@ -13,11 +13,11 @@ package enum BuildRoom {
     static let sampleShare = 16
     static let margin = 2
 
-    /// Throws when `strategy`'s build for `set` may need more than `allowance` has. Plugins are not
-    /// sampled (their memory is their own), nor is anything where memory or jemalloc is not known.
+    /// Throws when `strategy`'s build for `set` may need more than `allowance` has. Only built-in
+    /// strategies are sampled (a plugin's memory is its own), and only where memory and jemalloc are known.
     package static func check(_ strategy: StrategyRegistry.Strategy, set: TriggerSet, file: String? = nil,
                               allowance: MemoryAllowance = MemoryAllowance()) throws {
-        guard strategy.name != ReferenceMatcher.strategyName, !strategy.summary.hasPrefix("plugin "),
+        guard strategy.name != ReferenceMatcher.strategyName, StrategyRegistry.named(strategy.name) != nil,
               let mappable = allowance.available(), AllocatorStats.threadPeakBytes() != nil else { return }
         let gauges = AllocatorStats.gauges()
         // Mapped but unallocated pages are jemalloc's to reuse. Its retained pages are address space

@@ -10,6 +10,13 @@ private let systemRead = Darwin.read
 
 /// Reads input files with a size limit and a readable error instead of a crash.
 package enum BoundedFile {
+    /// Whether `path` names a regular file (after symbolic links): one that can be read again, and
+    /// whose size is its length, unlike a pipe's, a FIFO's or a device's.
+    package static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// The file's bytes, refused past `limit` bytes or when holding them would take more memory than
     /// `allowance` has: claimed as the buffer grows, so a pipe, a FIFO or an endless input (which
     /// report no size) is held to what is available too.
