@@ -29,11 +29,25 @@ extension WorkloadGenerator {
         return count
     }
 
-    /// The corpus document's bytes, written as `writeCorpus` writes them (no tree of the whole corpus).
-    package static func corpusBytes(_ spec: WorkloadSpec) -> [UInt8] {
+    /// The corpus document's bytes, written as `writeCorpus` writes them (no tree of the whole corpus),
+    /// each growth of the buffer claimed from `allowance` first: a set too big for the memory left is
+    /// refused in one line, naming the workload, instead of aborting in the allocator.
+    package static func corpusBytes(_ spec: WorkloadSpec, allowance: MemoryAllowance = MemoryAllowance()) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        // Writing into memory cannot fail.
-        try! writeCorpus(spec) { bytes.append(contentsOf: $0) }
+        let total = spec.triggers + spec.crowdedTriggers
+        var made = 0
+        try writeCorpus(spec, progress: { made = $0 }) { piece in
+            if bytes.count + piece.count > bytes.capacity {
+                // The new buffer; the old one was claimed when it grew, and is held while it is copied.
+                let capacity = max(2 * bytes.capacity, bytes.count + piece.count)
+                do throws(MemoryAllowance.Exceeded) { try allowance.claim(capacity) } catch {
+                    throw InputError(file: "workload \(spec.name)", path: "triggers",
+                                     reason: "generating \(total) triggers \(error.extrapolated(done: made, of: total).phrase); lower triggers")
+                }
+                bytes.reserveCapacity(capacity)
+            }
+            bytes.append(contentsOf: piece)
+        }
         return bytes
     }
 

@@ -6,7 +6,7 @@ import TriggerKit
 public enum PresetText {
     /// Preset `name`'s corpus (`Corpora/workloads/NAME.json`) as JSON bytes.
     public static func corpus(_ name: String) throws -> [UInt8] {
-        WorkloadGenerator.corpusBytes(try WorkloadSpec.load(name))
+        try WorkloadGenerator.corpusBytes(try WorkloadSpec.load(name))
     }
 
     /// Preset `name`'s first `count` events as JSONL lines (no newline), as `bench generate` writes them.

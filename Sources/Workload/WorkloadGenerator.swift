@@ -104,7 +104,13 @@ public enum WorkloadGenerator {
     /// The corpus, decoded and validated exactly as a file would be (from its bytes: a tree of a
     /// million triggers would take many times the document).
     public static func corpus(_ spec: WorkloadSpec) throws -> TriggerSet {
-        try CorpusDecoder.decode(bytes: corpusBytes(spec))
+        let allowance = MemoryAllowance()
+        do {
+            return try CorpusDecoder.decode(bytes: corpusBytes(spec, allowance: allowance), allowance: allowance)
+        } catch var error as InputError where error.file == nil {
+            error.file = "workload \(spec.name)"  // a refusal (memory) names what the user gave
+            throw error
+        }
     }
 
     static func condition(_ spec: WorkloadSpec, _ rng: inout DeterministicRandom, names: ZipfSampler,

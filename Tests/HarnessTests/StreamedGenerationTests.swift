@@ -51,4 +51,19 @@ final class StreamedGenerationTests: XCTestCase {
         XCTAssertGreaterThan(pieces, 4)
         XCTAssertLessThan(largest, (1 << 20) + 4096)
     }
+
+    /// Generated into memory, the corpus's buffer is claimed as it grows: past the room there is, a
+    /// one-line refusal naming the workload (not an abort in the allocator), and within it the same bytes.
+    func testGeneratingIntoMemoryClaimsTheBuffer() throws {
+        var spec = try WorkloadSpec.load("pubsub-10k")
+        spec.triggers = 3_000
+        let tight = MemoryAllowance(measure: { MemoryAllowance.reserve + (1 << 20) })
+        XCTAssertThrowsError(try WorkloadGenerator.corpusBytes(spec, allowance: tight)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("workload \(spec.name): triggers: generating 3000 triggers needs more than"), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("; lower triggers"), "\(error)")
+        }
+        var streamed: [UInt8] = []
+        try WorkloadGenerator.writeCorpus(spec) { streamed += $0 }
+        XCTAssertEqual(try WorkloadGenerator.corpusBytes(spec, allowance: .unlimited), streamed)
+    }
 }

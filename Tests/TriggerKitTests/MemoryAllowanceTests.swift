@@ -64,4 +64,20 @@ final class MemoryAllowanceTests: XCTestCase {
         let bytes = Array(#"{"format":"trigger-corpus/1","triggers":["#.utf8) + Array(repeating: Array("1,".utf8), count: 999_999).joined() + Array("1]}".utf8)
         XCTAssertTrue(refusal(bytes).hasPrefix("triggers[0]: expected a trigger (an object), found number"), refusal(bytes))
     }
+
+    func testADeltaTooBigToDecodeIsRefusedBeforeItsTriggers() {
+        func delta(_ lists: [Int]) -> [UInt8] {
+            let corpus = String(decoding: Self.corpus(lists: lists), as: UTF8.self)
+            let triggers = corpus[corpus.range(of: #""triggers":"#)!.upperBound...].dropLast()
+            return Array(#"{"format":"trigger-delta/1","add":\#(triggers)}"#.utf8)
+        }
+        XCTAssertEqual(try DeltaDecoder.decode(bytes: delta([10, 30]), allowance: Self.allowance()).add.count, 2)
+        do {
+            _ = try DeltaDecoder.decode(bytes: delta([5, 100_000, 5]), allowance: Self.allowance())
+            XCTFail("decoded within \(Self.spare) bytes")
+        } catch {
+            XCTAssertTrue("\(error)".hasPrefix("$: decoding its triggers needs more than"), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("split the delta or free memory"), "\(error)")
+        }
+    }
 }

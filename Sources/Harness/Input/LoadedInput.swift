@@ -78,10 +78,10 @@ private final class GeneratedCorpusText: Sendable {
 
     init(_ spec: WorkloadSpec) { self.spec = spec }
 
-    @Sendable func bytes() -> [UInt8] {
-        text.withLock { text in
+    @Sendable func bytes() throws -> [UInt8] {
+        try text.withLock { text in
             if let text { return text }
-            let made = WorkloadGenerator.corpusBytes(spec)
+            let made = try WorkloadGenerator.corpusBytes(spec)
             text = made
             return made
         }

@@ -48,11 +48,6 @@ public enum CorpusDecoder {
         }
     }
 
-    /// The JSON of a document, or its syntax error as an `InputError` at its line and column.
-    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try located { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
-    }
-
     /// `body`'s syntax error as an `InputError` at its line and column.
     static func located<T>(_ body: () throws(JSONSyntaxError) -> T) throws -> T {
         do {

@@ -4,11 +4,25 @@
 public enum DeltaDecoder {
     public static let format = "trigger-delta/1"
 
-    public static func load(path: String) throws -> TriggerSetDelta { try CorpusDecoder.document(at: path, decode: decode(bytes:)) }
+    /// Reads and decodes the delta at `path` within the memory available (`MemoryAllowance`).
+    public static func load(path: String) throws -> TriggerSetDelta {
+        let allowance = MemoryAllowance()
+        return try CorpusDecoder.document(at: path, allowance: allowance) { try decode(bytes: $0, allowance: allowance) }
+    }
 
-    public static func decode(bytes: [UInt8]) throws -> TriggerSetDelta {
-        let json = try CorpusDecoder.parse(bytes)
-        let root = try JSONNode(value: json, path: "").object(allowed: ["format", "add", "remove", "replace", "description"], what: "a delta")
+    public static func decode(bytes: [UInt8]) throws -> TriggerSetDelta { try decode(bytes: bytes, allowance: MemoryAllowance()) }
+
+    /// `decode(bytes:)`, claiming from `allowance` the tape as it grows and then, before any trigger
+    /// is decoded, a bound on what decoding them all takes: a delta that would not fit is refused in
+    /// one line instead of aborting in the allocator.
+    package static func decode(bytes: [UInt8], allowance: MemoryAllowance) throws -> TriggerSetDelta {
+        let tape = JSONTape(bytes: bytes, allowance: allowance)
+        try CorpusDecoder.located { () throws(JSONSyntaxError) in try tape.parseDocument() }
+        let document = JSONNode(tape: tape, at: 0)
+        do throws(MemoryAllowance.Exceeded) { try allowance.claim(CorpusDecoder.decodedBytesBound(document)) } catch {
+            throw InputError(path: "$", reason: "decoding its triggers \(error.phrase); split the delta or free memory")
+        }
+        let root = try document.object(allowed: ["format", "add", "remove", "replace", "description"], what: "a delta")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
         guard try format.string(what: "the delta format") == Self.format else {
             throw format.fail("unsupported format \(format.value.serialized); expected \"\(Self.format)\"")

@@ -179,7 +179,7 @@ struct TwinCorpus {
             for f in plan[c].indices where !exact && rank != -2 && presence(plan[c][f].key) == 0 && plan[c][f].carried > 0 {
                 let key = plan[c][f].key
                 if substituted[key] == nil {
-                    let same = carried.filter { keys[$0.key].type == plan[c][f].type }
+                    let same = carried.filter { keys[$0.key].typed(plan[c][f].type) != nil }
                     substituted[key] = same.isEmpty ? key : same[rng.below(same.count)].key
                 }
                 plan[c][f].key = substituted[key]!
@@ -225,10 +225,12 @@ struct TwinCorpus {
     func filter(key: Int, type: PropertyType, op: FilterOperator, target: Double, presence q: Double, _ rng: inout DeterministicRandom) -> JSONValue {
         let property = key >= 0 ? Self.keyName(key) : "p-none"
         var value: JSONValue?
-        if key >= 0, keys[key].type == type, q > 0 {
-            // What the present values must give so that, with missing ones, the filter holds on `target`.
+        if key >= 0, let (typed, share) = keys[key].typed(type), q * share > 0 {
+            // What the present values must give so that, with missing ones, the filter holds on `target`
+            // (to this filter, the key's values of another type are missing too).
+            let q = q * share
             let missing = op.holdsOnMissing ? 1 - q : 0
-            value = keys[key].constant(op, target: (target - missing) / q, time: shape.time, &rng)
+            value = typed.constant(op, target: (target - missing) / q, time: shape.time, &rng)
         } else {
             value = TwinKey.anyConstant(type, op, time: shape.time)
         }

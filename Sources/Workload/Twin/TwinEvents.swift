@@ -50,8 +50,8 @@ extension TwinCorpus {
                     for (k, share) in carried where rng.chance(share) {
                         let bits: (ValueTag, UInt64)
                         switch keys[k].draw(&rng, time: time, event: e, key: k) {
-                        case .number(let d):
-                            bits = keys[k].integer && abs(d) < 9e15 ? (.int, UInt64(bitPattern: Int64(d))) : (.double, d.bitPattern)
+                        case .number(let d, let integer):
+                            bits = integer && abs(d) < 9e15 ? (.int, UInt64(bitPattern: Int64(d))) : (.double, d.bitPattern)
                         case .string(let s):
                             if let id = stringIDs[s] {
                                 bits = (.string, UInt64(id))

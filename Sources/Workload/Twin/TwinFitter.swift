@@ -170,9 +170,25 @@ struct KeyStats {
         }
     }
 
-    /// The key's shape in the twin: its most frequent type and that type's distribution.
+    /// The key's shape in the twin: its most frequent type and that type's distribution, and each
+    /// other type its values held with that type's share and distribution.
     var shape: TwinShape.Key {
         let t = typeCounts.indices.max { typeCounts[$0] < typeCounts[$1] } ?? 0
+        var key = shape(ofType: t)
+        let typed = Double(typeCounts.reduce(0, +))
+        let others = typeCounts.indices.filter { $0 != t && typeCounts[$0] > 0 }
+            .sorted { typeCounts[$0] != typeCounts[$1] ? typeCounts[$0] > typeCounts[$1] : $0 < $1 }
+        if !others.isEmpty {
+            key.others = others.map { o in
+                var other = shape(ofType: o)
+                other.share = Double(typeCounts[o]) / typed
+                return other
+            }
+        }
+        return key
+    }
+
+    func shape(ofType t: Int) -> TwinShape.Key {
         var key = TwinShape.Key(type: ["number", "string", "boolean", "date"][t])
         func bounded(_ v: Double) -> Double { Swift.max(-1e15, Swift.min(1e15, v)) }
         switch t {

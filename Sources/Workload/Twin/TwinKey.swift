@@ -19,6 +19,8 @@ package struct TwinKey {
     let trueShare: Double
     /// Distinct values the data's events carried: how widely constants no event holds are spread.
     let distinct: Int
+    /// The key's values of other types, each with its share of the key's values (the rest are `type`).
+    let others: [(share: Double, key: TwinKey)]
     /// Repeated values a string key draws from in the twin: a rank weight each (1 MiB a key at most).
     static let maxPool = 1 << 17
 
@@ -61,6 +63,21 @@ package struct TwinKey {
         rankBins = bins
         trueShare = shape.trueShare ?? 0.5
         distinct = shape.distinct ?? 0
+        others = (shape.others ?? []).map { other in
+            var own = other
+            own.others = nil  // one level deep
+            return (other.share ?? 0, TwinKey(own))
+        }
+    }
+
+    /// Share of the key's values that are of its own type.
+    var ownShare: Double { Swift.max(0, 1 - others.reduce(0) { $0 + $1.share }) }
+
+    /// The key as filters of type `t` see it: the part of its values of that type and their share
+    /// (values of another type are missing to such a filter); nil when it holds none.
+    func typed(_ t: PropertyType) -> (key: TwinKey, share: Double)? {
+        if type == t { return (self, ownShare) }
+        return others.first { $0.key.type == t }.map { ($0.key, $0.share) }
     }
 
     // MARK: - Values
@@ -120,15 +137,23 @@ package struct TwinKey {
     static func string(rank: Int) -> String { "s\(rank)x" }
 
     enum Drawn {
-        case number(Double)
+        case number(Double, integer: Bool)
         case string(String)
         case bool(Bool)
         case date(Double)
     }
 
     func draw(_ rng: inout DeterministicRandom, time: Double, event: Int, key: Int) -> Drawn {
+        // A draw for the type only where the key has several: a single-typed key's values stay as they were.
+        if !others.isEmpty {
+            var u = rng.unit()
+            for other in others {
+                if u < other.share { return other.key.draw(&rng, time: time, event: event, key: key) }
+                u -= other.share
+            }
+        }
         switch type {
-        case .number: return .number(drawNumber(&rng))
+        case .number: return .number(drawNumber(&rng), integer: integer)
         case .boolean: return .bool(rng.chance(trueShare))
         case .date: return .date(time + low + rng.unit() * (high - low))
         case .string:

@@ -101,8 +101,7 @@ extension TwinShape {
         try count(sessionConditions, "sessionConditions")
         for (i, c) in push.actionConditions.enumerated() { try count(c, "push.actionConditions[\(i)]") }
         guard keys.count <= Self.maxKeys else { throw fail("keys", "at most \(Self.maxKeys) keys") }
-        for (i, k) in keys.enumerated() {
-            let p = "keys[\(i)]"
+        func checkKey(_ k: Key, _ p: String) throws {
             guard Self.types.contains(k.type) else { throw fail(p + ".type", "expected number, string, boolean or date") }
             for (name, v) in [("min", k.min), ("max", k.max), ("offsetMin", k.offsetMin), ("offsetMax", k.offsetMax), ("zipf", k.zipf)] {
                 try finite(v, "\(p).\(name)")
@@ -128,6 +127,22 @@ extension TwinShape {
                 guard bins.count <= Self.maxBins else { throw fail(p + ".bins", "at most \(Self.maxBins) bins") }
                 for (j, v) in bins.enumerated() { try share(v, "\(p).bins[\(j)]") }
             }
+        }
+        for (i, k) in keys.enumerated() {
+            let p = "keys[\(i)]"
+            try checkKey(k, p)
+            if k.share != nil { throw fail(p + ".share", "a key's own type takes the share its others leave; share belongs to others[…]") }
+            var types: Set<String> = [k.type], total = 0.0
+            for (j, other) in (k.others ?? []).enumerated() {
+                let q = "\(p).others[\(j)]"
+                try checkKey(other, q)
+                guard types.insert(other.type).inserted else { throw fail(q + ".type", "\(other.type) is listed twice for one key") }
+                guard other.others == nil else { throw fail(q + ".others", "others are one level deep") }
+                guard let own = other.share else { throw fail(q + ".share", "missing: the share of the key's values of this type") }
+                try share(own, q + ".share")
+                total += own
+            }
+            guard total <= 1 + 1e-9 else { throw fail(p + ".others", "the others' shares sum to \(total), more than 1") }
         }
         for (ranked, name) in [(names, "names"), (products, "products"), (campaigns, "campaigns")] {
             try count(ranked.count, name + ".count", max: 10_000_000)

@@ -170,6 +170,10 @@ package struct TwinShape: Codable, Sendable, Equatable {
         /// Dates: offsets from the event's time, seconds (min, max).
         package var offsetMin: Double?
         package var offsetMax: Double?
+        /// A key whose values come in several types: the others, each with its `share` of the key's
+        /// values (the key's own type takes the rest). Only in `keys`, one level deep.
+        package var others: [Key]?
+        package var share: Double?
     }
 }
 

@@ -60,8 +60,9 @@ struct BuildsCommand: ParsableCommand {
             (set, json) = (loaded.set, loaded.json)
             title = "corpus \(corpus)"
         } else {
-            json = WorkloadGenerator.corpusBytes(spec)
-            set = try CorpusDecoder.decode(bytes: json)
+            let allowance = MemoryAllowance()
+            json = try WorkloadGenerator.corpusBytes(spec, allowance: allowance)
+            set = try CorpusDecoder.decode(bytes: json, allowance: allowance)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
         let libraries = try pluginCheck.load(plugins)
