@@ -44,4 +44,9 @@ extern "C" int trigger_bench_regex_search(const trigger_bench_regex *regex, cons
     return regex->re.Match(re2::StringPiece(text, length), 0, length, re2::RE2::UNANCHORED, nullptr, 0) ? 1 : 0;
 }
 
+extern "C" size_t trigger_bench_regex_program_size(const trigger_bench_regex *regex) {
+    int size = regex->re.ProgramSize();
+    return size > 0 ? static_cast<size_t>(size) : 0;
+}
+
 extern "C" void trigger_bench_regex_free(trigger_bench_regex *regex) { delete regex; }

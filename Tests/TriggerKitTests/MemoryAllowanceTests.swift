@@ -53,6 +53,14 @@ final class MemoryAllowanceTests: XCTestCase {
         XCTAssertFalse(error.contains("invalid JSON"), error)
     }
 
+    func testAStringOfEscapesPastTheRoomIsRefusedWhereParsingStops() {
+        let name = String(repeating: #"\t"#, count: 5_000_000)
+        let error = refusal(Array(#"{"format":"trigger-corpus/1","triggers":[{"id":"a","conditions":[{"type":"custom_event","event_name":"\#(name)"}]}]}"#.utf8))
+        XCTAssertTrue(error.contains("line 1, column "), error)
+        XCTAssertTrue(error.contains("(escaped strings, "), error)
+        XCTAssertFalse(error.contains("invalid JSON"), error)
+    }
+
     func testATriggerTooBigToDecodeIsRefusedNamingItAndTheNeed() {
         let error = refusal(Self.corpus(lists: [5, 100_000, 5]))
         XCTAssertTrue(error.hasPrefix("triggers[1]: stopped after 1 of 3 triggers: decoding them all needs more than"), error)

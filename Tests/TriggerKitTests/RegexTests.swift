@@ -19,6 +19,13 @@ final class RegexTests: XCTestCase {
         XCTAssertLessThan(perSearch, 10, "a search took \(perSearch) ms on average; it must not backtrack")
     }
 
+    /// Memory accounting counts what counted repetition expands to, not only the pattern's bytes:
+    /// `q(abc){300}` holds about 64 KB once compiled, 14 bytes of pattern.
+    func testTheMemoryBoundGrowsWithTheProgramNotOnlyThePattern() throws {
+        let plain = try CompiledRegex("q(abc)"), repeated = try CompiledRegex("q(abc){300}")
+        XCTAssertGreaterThan(repeated.bytesBound - plain.bytesBound, 64 << 10)
+    }
+
     func testSearchIsCaseInsensitiveAndUnanchoredOverUTF8() throws {
         XCTAssertTrue(try CompiledRegex("gold").search("xxGOLDyy"))
         XCTAssertFalse(try CompiledRegex("^gold").search("xxgold"))

@@ -17,6 +17,9 @@ trigger_bench_regex *trigger_bench_regex_compile(const char *pattern, size_t len
 /// 1 when the pattern matches anywhere in `text` (a search, not an anchored match), else 0.
 int trigger_bench_regex_search(const trigger_bench_regex *regex, const char *text, size_t length);
 
+/* Instructions in the compiled program (RE2::ProgramSize): counted repetition expands here. */
+size_t trigger_bench_regex_program_size(const trigger_bench_regex *regex);
+
 void trigger_bench_regex_free(trigger_bench_regex *regex);
 
 #ifdef __cplusplus

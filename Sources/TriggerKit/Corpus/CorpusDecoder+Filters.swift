@@ -55,8 +55,10 @@ extension CorpusDecoder {
             do {
                 let re = try CompiledRegex(pattern)
                 regexes.byPattern[pattern] = re
-                regexes.compiledBytes += CompiledRegex.bytesBound(pattern)
+                regexes.compiledBytes += re.bytesBound
                 return .regex(re)
+            } catch where error.outOfMemory {
+                throw v.fail("compiling regular expression \(v.value.serialized) ran out of memory; load fewer triggers or free memory")
             } catch {
                 throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax: \(error.reason)" + regexHint(pattern))
             }

@@ -32,6 +32,7 @@ extension JSONScanner {
             if b == UInt8(ascii: "\"") { break }
             if b < 0x20 { throw error("control character 0x\(String(b, radix: 16)) inside a string; escape it") }
             if b == UInt8(ascii: "\\") {
+                try roomInUnescaped(index - runStart + 4)  // the run, and at most 4 bytes an escape decodes to
                 unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 try parseEscape()
                 runStart = index
@@ -39,11 +40,29 @@ extension JSONScanner {
             }
             index += 1
         }
+        try roomInUnescaped(index - runStart)
         unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
         index += 1
         let valid = unescaped.withUnsafeBufferPointer { Self.isValidUTF8(UnsafeBufferPointer(rebasing: $0[offset...])) }
         guard valid else { throw error("string is not valid UTF-8", at: start) }
         try push(.init(kind: .string, flag: true, payload: UInt64(offset) << 32 | UInt64(unescaped.count - offset)))
+    }
+
+    /// Makes room for `more` decoded bytes, a growth of the buffer claimed first as the tape's are (an
+    /// escaped string decodes to at most its own bytes, but a trigger of them can be the whole file).
+    @inline(__always)
+    mutating func roomInUnescaped(_ more: Int) throws(SyntaxError) {
+        guard unescaped.count + more > unescaped.capacity else { return }
+        let capacity = max(2 * unescaped.capacity, unescaped.count + more, 256)
+        if let allowance {
+            do { try allowance.claim(capacity) } catch {
+                var e = self.error("parsing it \(error.phrase) (escaped strings, \(unescaped.count) bytes decoded so far); "
+                                   + "load fewer triggers or free memory")
+                e.exceedsMemory = true
+                throw e
+            }
+        }
+        unescaped.reserveCapacity(capacity)
     }
 
     static func isValidUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {

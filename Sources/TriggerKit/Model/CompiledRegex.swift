@@ -3,9 +3,10 @@ import CRE2
 /// A case-insensitive search pattern compiled once at load (`regex` is a partial match anywhere),
 /// decided by RE2 in time linear in the text, so no pattern can stall matching.
 public final class CompiledRegex: @unchecked Sendable {
-    /// A bound on what compiling `pattern` holds, RE2's program and our literals together, for memory
-    /// accounting (`MemoryAllowance`): generous per pattern byte, as RE2's programs grow with repetition.
-    package static func bytesBound(_ pattern: String) -> Int { 2048 + 128 * pattern.utf8.count }
+    /// A bound on what this compiled pattern holds, RE2's parsed pattern and program and our literals
+    /// together, for memory accounting (`MemoryAllowance`): per pattern byte for the parse and the
+    /// literals, per program instruction for what counted repetition (`(abc){1000}`) expands to.
+    package var bytesBound: Int { 2048 + 128 * pattern.utf8.count + 96 * trigger_bench_regex_program_size(handle) }
 
     // RE2 objects are immutable after compilation and safe to match from many threads at once.
     package let handle: OpaquePointer
@@ -54,5 +55,7 @@ public final class CompiledRegex: @unchecked Sendable {
         public let pattern: String
         /// RE2's reason, e.g. "invalid perl operator: (?<".
         public let reason: String
+        /// The pattern may be fine: there was no memory to compile it (the wrapper's own reason).
+        package var outOfMemory: Bool { reason == "out of memory" }
     }
 }
