@@ -54,14 +54,7 @@ extension JSONScanner {
     mutating func roomInUnescaped(_ more: Int) throws(SyntaxError) {
         guard unescaped.count + more > unescaped.capacity else { return }
         let capacity = max(2 * unescaped.capacity, unescaped.count + more, 256)
-        if let allowance {
-            do { try allowance.claim(capacity) } catch {
-                var e = self.error("parsing it \(error.phrase) (escaped strings, \(unescaped.count) bytes decoded so far); "
-                                   + "load fewer triggers or free memory")
-                e.exceedsMemory = true
-                throw e
-            }
-        }
+        try claim(capacity, "escaped strings, \(unescaped.count) bytes decoded so far")
         unescaped.reserveCapacity(capacity)
     }
 

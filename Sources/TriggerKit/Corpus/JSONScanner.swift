@@ -104,15 +104,19 @@ struct JSONScanner {
     @inline(never)
     mutating func grow() throws(SyntaxError) {
         let capacity = max(2 * entries.capacity, 256), bytes = capacity * MemoryLayout<JSONTape.Entry>.stride
-        if let allowance {
-            do { try allowance.claim(bytes) } catch {
-                var e = self.error("parsing it \(error.phrase) (\(MemoryLayout<JSONTape.Entry>.stride) bytes per JSON value, "
-                                   + "\(entries.count) values so far); load fewer triggers or free memory")
-                e.exceedsMemory = true
-                throw e
-            }
-        }
+        try claim(bytes, "\(MemoryLayout<JSONTape.Entry>.stride) bytes per JSON value, \(entries.count) values so far")
         entries.reserveCapacity(capacity)
+    }
+
+    /// Claims `bytes` about to be allocated from the allowance, or refuses where parsing stands,
+    /// saying in `grown` what was growing.
+    func claim(_ bytes: Int, _ grown: @autoclosure () -> String) throws(SyntaxError) {
+        guard let allowance else { return }
+        do { try allowance.claim(bytes) } catch {
+            var e = self.error("parsing it \(error.phrase) (\(grown())); load fewer triggers or free memory")
+            e.exceedsMemory = true
+            throw e
+        }
     }
 
     /// Closes the container whose entry is at `open`: the index past its contents and its count.
