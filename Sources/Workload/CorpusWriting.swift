@@ -35,14 +35,13 @@ extension WorkloadGenerator {
     package static func corpusBytes(_ spec: WorkloadSpec, allowance: MemoryAllowance = MemoryAllowance()) throws -> [UInt8] {
         var bytes: [UInt8] = []
         let total = spec.triggers + spec.crowdedTriggers
-        var made = 0
-        try writeCorpus(spec, progress: { made = $0 }) { piece in
+        try writeCorpus(spec) { piece in
             if bytes.count + piece.count > bytes.capacity {
                 // The new buffer; the old one was claimed when it grew, and is held while it is copied.
                 let capacity = max(2 * bytes.capacity, bytes.count + piece.count)
                 do throws(MemoryAllowance.Exceeded) { try allowance.claim(capacity) } catch {
                     throw InputError(file: "workload \(spec.name)", path: "triggers",
-                                     reason: "generating \(total) triggers \(error.extrapolated(done: made, of: total).phrase); lower triggers")
+                                     reason: "generating \(total) triggers \(error.phrase); lower triggers")
                 }
                 bytes.reserveCapacity(capacity)
             }

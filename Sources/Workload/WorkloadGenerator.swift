@@ -103,12 +103,21 @@ public enum WorkloadGenerator {
 
     /// The corpus, decoded and validated exactly as a file would be (from its bytes: a tree of a
     /// million triggers would take many times the document).
-    public static func corpus(_ spec: WorkloadSpec) throws -> TriggerSet {
+    public static func corpus(_ spec: WorkloadSpec) throws -> TriggerSet { try corpusAndBytes(spec).set }
+
+    /// The corpus decoded and its bytes, generated and decoded within one `MemoryAllowance`. A refusal
+    /// names the workload and what to lower, not a place in a document the user never saw.
+    package static func corpusAndBytes(_ spec: WorkloadSpec) throws -> (set: TriggerSet, bytes: [UInt8]) {
         let allowance = MemoryAllowance()
         do {
-            return try CorpusDecoder.decode(bytes: corpusBytes(spec, allowance: allowance), allowance: allowance)
+            let bytes = try corpusBytes(spec, allowance: allowance)
+            return (try CorpusDecoder.decode(bytes: bytes, allowance: allowance), bytes)
         } catch var error as InputError where error.file == nil {
-            error.file = "workload \(spec.name)"  // a refusal (memory) names what the user gave
+            error.file = "workload \(spec.name)"
+            if error.path.hasPrefix("line ") { error.path = "triggers" }
+            if error.reason.hasSuffix("; load fewer triggers or free memory") {
+                error.reason = String(error.reason.dropLast("; load fewer triggers or free memory".count)) + "; lower triggers"
+            }
             throw error
         }
     }

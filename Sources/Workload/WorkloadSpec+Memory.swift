@@ -25,9 +25,15 @@ extension WorkloadSpec {
         return Int(1000 + 300 * filters)
     }
 
-    /// The largest share of a fitted key's values drawn fresh (each interned anew).
+    /// The largest share of a fitted key's values drawn fresh (each interned anew), counting the
+    /// strings of a key whose values come in several types at their share.
     func freshShare(_ shape: TwinShape) -> Double {
-        shape.keys.filter { $0.type == "string" }.map { $0.fresh ?? 0 }.max() ?? 0
+        shape.keys.map { key in
+            let others = key.others ?? []
+            let own = max(0, 1 - others.reduce(0) { $0 + ($1.share ?? 0) })
+            return (key.type == "string" ? own * (key.fresh ?? 0) : 0)
+                + others.filter { $0.type == "string" }.reduce(0) { $0 + ($1.share ?? 0) * ($1.fresh ?? 0) }
+        }.max() ?? 0
     }
 
     /// Refuses a workload whose trigger set and `events` events' replay buffers would not fit in the
@@ -41,13 +47,13 @@ extension WorkloadSpec {
         if total.overflow || setOverflow || setBytes > allowed {
             throw InputError(
                 file: file, path: "triggers",
-                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : MemoryBudget.format(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil && pubsub == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), more than the \(MemoryBudget.format(allowed)) a run may give them of the \(MemoryBudget.format(available)) available (a quarter is kept for the matchers); lower triggers\(pubsub != nil ? " or pubsub.k" : shape == nil ? " or filters_per_trigger" : "")")
+                reason: "\(triggers + crowdedTriggers) triggers need about \(setOverflow ? "more than \(Int.max) bytes" : MemoryBudget.format(setBytes)) to generate and decode (\(triggerBytes) bytes per trigger\(shape == nil && pubsub == nil ? " at \(filtersPerTrigger.lowerBound)–\(filtersPerTrigger.upperBound) filters" : "")), more than the \(MemoryBudget.format(allowed)) a run may give them of the \(MemoryBudget.format(available)) available (a quarter is kept for growth and the run's own tables); lower triggers\(pubsub != nil ? " or pubsub.k" : shape == nil ? " or filters_per_trigger" : "")")
         }
         let (bytes, overflow) = events.multipliedReportingOverflow(by: replayBytesPerEvent)
         guard overflow || bytes > allowed - setBytes else { return }
         let needed = overflow ? "more than \(Int.max) bytes" : MemoryBudget.format(bytes)
         throw InputError(
             file: file, path: "events",
-            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)) beside the trigger set's \(MemoryBudget.format(setBytes)), more than the \(MemoryBudget.format(allowed)) a run may give both of the \(MemoryBudget.format(available)) available (a quarter is kept for the matchers); lower the event count (--events)")
+            reason: "\(events) events need about \(needed) of replay buffers (\(replayBytesPerEvent) bytes per event × \(events)) beside the trigger set's \(MemoryBudget.format(setBytes)), more than the \(MemoryBudget.format(allowed)) a run may give both of the \(MemoryBudget.format(available)) available (a quarter is kept for growth and the run's own tables); lower the event count (--events)")
     }
 }

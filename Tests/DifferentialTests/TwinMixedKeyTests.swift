@@ -9,15 +9,19 @@ import XCTest
 final class TwinMixedKeyTests: XCTestCase {
     static func data(events count: Int) throws -> (set: TriggerSet, events: EventColumns) {
         var rng = DeterministicRandom(seed: 9)
-        func filter(_ t: String, _ op: String, _ v: JSONValue) -> JSONValue {
-            .array([.array([.object([("property", .string("qzv")), ("type", .string(t)), ("op", .string(op)), ("value", v)])])])
+        func clause(_ t: String, _ op: String, _ v: JSONValue) -> JSONValue {
+            .array([.object([("property", .string("qzv")), ("type", .string(t)), ("op", .string(op)), ("value", v)])])
         }
-        let triggers: [JSONValue] = (0..<120).map { i in
-            let filters: JSONValue = switch i % 4 {
+        func filter(_ t: String, _ op: String, _ v: JSONValue) -> JSONValue { .array([clause(t, op, v)]) }
+        let triggers: [JSONValue] = (0..<150).map { i in
+            let low = Int64(rng.below(80))
+            let filters: JSONValue = switch i % 5 {
             case 0: filter("number", "gt", .int(Int64(rng.below(100))))
             case 1: filter("string", "eq", .string(["qzred", "qzblue"][rng.below(2)]))
             case 2: filter("boolean", "eq", .bool(true))
-            default: filter("date", "after", .string("2027-03-01T00:00:00Z"))
+            case 3: filter("date", "after", .string("2027-03-01T00:00:00Z"))
+            // A band: two bounds whose pass rates, taken alone, would overstate it.
+            default: .array([clause("number", "gte", .int(low)), clause("number", "lt", .int(low + 10))])
             }
             return .object([("id", .string("qzt\(i)")), ("conditions", .array([.object([
                 ("type", .string("custom_event")), ("event_name", .string("qzn\(i % 6)")), ("filters", filters)])]))])

@@ -54,4 +54,15 @@ final class RegexTests: XCTestCase {
             XCTAssertTrue(text.hasSuffix(#"(trigger "vip")"#), text)
         }
     }
+
+    /// Valid syntax past RE2's program budget is named as such, with the fix, not as a syntax error.
+    func testAPatternPastRE2sProgramBudgetIsNamedAsTooLarge() {
+        let pattern = String(repeating: #"\\pL{1000}"#, count: 12)
+        let corpus = #"{"format":"trigger-corpus/1","triggers":[{"id":"big","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"s","type":"string","op":"regex","value":"\#(pattern)"}]]}]}]}"#
+        XCTAssertThrowsError(try CorpusDecoder.decode(bytes: Array(corpus.utf8))) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("compiles to a program larger than RE2 allows (pattern too large"), text)
+            XCTAssertFalse(text.contains("not valid RE2 syntax"), text)
+        }
+    }
 }

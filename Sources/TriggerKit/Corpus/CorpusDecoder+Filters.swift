@@ -59,6 +59,10 @@ extension CorpusDecoder {
                 return .regex(re)
             } catch where error.outOfMemory {
                 throw v.fail("compiling regular expression \(v.value.serialized) ran out of memory; load fewer triggers or free memory")
+            } catch where error.reason.hasPrefix("pattern too large") {
+                // Valid syntax past RE2's program budget (8 MB): counted repetition expands a pattern.
+                throw v.fail("regular expression \(v.value.serialized) compiles to a program larger than RE2 allows (\(error.reason)); "
+                             + "write it without large counted repetition such as {1000}")
             } catch {
                 throw v.fail("regular expression \(v.value.serialized) is not valid RE2 syntax: \(error.reason)" + regexHint(pattern))
             }

@@ -19,13 +19,14 @@ public enum DeltaDecoder {
         let tape = JSONTape(bytes: bytes, allowance: allowance)
         try CorpusDecoder.located { () throws(JSONSyntaxError) in try tape.parseDocument() }
         let document = JSONNode(tape: tape, at: 0)
-        do throws(MemoryAllowance.Exceeded) { try allowance.claim(CorpusDecoder.decodedBytesBound(document)) } catch {
-            throw InputError(path: "$", reason: "decoding its triggers \(error.phrase); split the delta or free memory")
-        }
         let root = try document.object(allowed: ["format", "add", "remove", "replace", "description"], what: "a delta")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
         guard try format.string(what: "the delta format") == Self.format else {
             throw format.fail("unsupported format \(format.value.serialized); expected \"\(Self.format)\"")
+        }
+        // Known to be a delta: a bound on decoding all its triggers, claimed before the first.
+        do throws(MemoryAllowance.Exceeded) { try allowance.claim(CorpusDecoder.decodedBytesBound(document)) } catch {
+            throw InputError(path: "$", reason: "decoding its triggers \(error.phrase); split the delta or free memory")
         }
         let regexes = CorpusDecoder.RegexCache()
         var delta = TriggerSetDelta()
@@ -37,8 +38,17 @@ public enum DeltaDecoder {
         guard named <= CorpusDecoder.maxTriggers else {
             throw InputError(path: "$", reason: "the delta names \(named) triggers; at most \(CorpusDecoder.maxTriggers) are allowed: split it")
         }
-        delta.add = try add.map { try CorpusDecoder.decodeTrigger($0, regexes) }
-        delta.replace = try replace.map { try CorpusDecoder.decodeTrigger($0, regexes) }
+        // Compiled regexes are known only once compiled: each trigger's are claimed after it decodes.
+        func decode(_ node: JSONNode) throws -> Trigger {
+            let compiled = regexes.compiledBytes
+            let trigger = try CorpusDecoder.decodeTrigger(node, regexes)
+            do throws(MemoryAllowance.Exceeded) { try allowance.claim(regexes.compiledBytes - compiled) } catch {
+                throw InputError(path: node.path, reason: "compiling its regexes \(error.phrase); split the delta or free memory")
+            }
+            return trigger
+        }
+        delta.add = try add.map(decode)
+        delta.replace = try replace.map(decode)
         if !remove.isEmpty {
             delta.remove = try remove.map { node in
                 guard case .string(let id) = node.value, !id.isEmpty else {

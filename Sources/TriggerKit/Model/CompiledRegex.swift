@@ -55,7 +55,7 @@ public final class CompiledRegex: @unchecked Sendable {
         public let pattern: String
         /// RE2's reason, e.g. "invalid perl operator: (?<".
         public let reason: String
-        /// The pattern may be fine: there was no memory to compile it (the wrapper's own reason).
+        /// The pattern may be fine: there was no memory to compile it (the reason CRE2.cpp gives then).
         package var outOfMemory: Bool { reason == "out of memory" }
     }
 }

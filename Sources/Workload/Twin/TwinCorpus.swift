@@ -179,13 +179,14 @@ struct TwinCorpus {
             for f in plan[c].indices where !exact && rank != -2 && presence(plan[c][f].key) == 0 && plan[c][f].carried > 0 {
                 let key = plan[c][f].key
                 if substituted[key] == nil {
-                    let same = carried.filter { keys[$0.key].typed(plan[c][f].type) != nil }
+                    let same = carried.filter { (keys[$0.key].typed(plan[c][f].type)?.share ?? 0) > 0 }
                     substituted[key] = same.isEmpty ? key : same[rng.below(same.count)].key
                 }
                 plan[c][f].key = substituted[key]!
             }
         }
-        Self.correlate(&plan, correlation, presence: presence)
+        // A band's bounds see only the key's values of their type (the rest are missing to them).
+        Self.correlate(&plan, correlation) { key, type in presence(key) * (key >= 0 ? keys[key].typed(type)?.share ?? 0 : 1) }
         return .array(plan.map { clause in
             .array(clause.map { filter(key: $0.key, type: $0.type, op: $0.op, target: $0.target, presence: presence($0.key), &rng) })
         })
@@ -199,7 +200,7 @@ struct TwinCorpus {
     /// (`correlation` is that ratio). A bound of a range whose other bound is in an earlier clause
     /// takes it all: a narrow band is two bounds that each hold on half the events. Otherwise the
     /// last clause whose filter can take any share (not a boolean or an existence test) does.
-    static func correlate(_ plan: inout [[Planned]], _ correlation: Double, presence: (Int) -> Double) {
+    static func correlate(_ plan: inout [[Planned]], _ correlation: Double, presence: (Int, PropertyType) -> Double) {
         guard plan.count >= 2, correlation != 1 else { return }
         let lower: Set<FilterOperator> = [.gt, .gte, .after], upper: Set<FilterOperator> = [.lt, .lte, .before]
         let single = plan.indices.filter { plan[$0].count == 1 }
@@ -210,7 +211,7 @@ struct TwinCorpus {
             else { continue }
             // On the events carrying the key, the band holds on t_g + t_f' − 1; make that the correlated
             // share (bounds fail on events without the key, so event shares are q times these).
-            let q = presence(f.key)
+            let q = presence(f.key, f.type)
             guard q > 0 else { return }
             let tg = min(1, plan[g][0].target / q), tf = min(1, f.target / q)
             plan[c][0].target = q * min(1, max(0, (1 - tg) + correlation * tg * tf))

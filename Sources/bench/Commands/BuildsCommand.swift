@@ -60,9 +60,8 @@ struct BuildsCommand: ParsableCommand {
             (set, json) = (loaded.set, loaded.json)
             title = "corpus \(corpus)"
         } else {
-            let allowance = MemoryAllowance()
-            json = try WorkloadGenerator.corpusBytes(spec, allowance: allowance)
-            set = try CorpusDecoder.decode(bytes: json, allowance: allowance)
+            try spec.checkReplayBuffersFit(events: 0, file: "workload \(spec.name)")
+            (set, json) = try WorkloadGenerator.corpusAndBytes(spec)
             title = "workload \(spec.name) (seed \(spec.seed))"
         }
         let libraries = try pluginCheck.load(plugins)
