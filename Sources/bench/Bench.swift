@@ -9,6 +9,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure what it costs, per event, to decide which in-app message an app event triggers.",
+        version: "bench (TriggerBench)",
         subcommands: [RunCommand.self, CheckCommand.self, GateCommand.self, ABCommand.self, InstructionsCommand.self, BuildsCommand.self, FlameGraphCommand.self, ReplayCommand.self, ExplainCommand.self, GenerateCommand.self, FitCommand.self, StrategiesCommand.self, ConformCommand.self, SweepCommand.self, ReportCommand.self, LintCommand.self],
         defaultSubcommand: RunCommand.self)
 }
@@ -30,6 +31,11 @@ enum BenchMain {
         // The measurements need jemalloc as the process allocator; this call also keeps it linked.
         if trigger_bench_jemalloc_present() == 0 {
             TextOutput.standardError("bench: warning: jemalloc is not the allocator; allocation counts will read 0")
+        }
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            // Read at run time (the checkout's commit), so not ArgumentParser's static version text.
+            do { try TextOutput.printLine(VersionText.describe()) } catch {}
+            exit(TextOutput.standardOutputFailure == nil ? 0 : Exit.badInput)
         }
         do {
             try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))
@@ -64,7 +70,7 @@ enum BenchMain {
                 if let failure = TextOutput.standardOutputFailure { fail("\(failure)") }
                 exit(0)
             }
-            fail(UsageMessage.oneLine(Bench.message(for: error)))
+            fail(UsageMessage.oneLine(Bench.message(for: error), arguments: Array(CommandLine.arguments.dropFirst())))
         }
     }
 

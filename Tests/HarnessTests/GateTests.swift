@@ -33,6 +33,16 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(try gate(strategyResult(), strategyResult(instructions: nil)).regressions.map(\.metric), ["instructions/event"])
     }
 
+    /// A row fewer instructions beyond the tolerance is "improved" and says how to keep the gain, never
+    /// "within tolerance" beside "improved" (the note once said so for every row not regressed).
+    func testInstructionsBeyondToleranceBelowSayImprovedAndHowToKeepIt() throws {
+        let finding = try XCTUnwrap(try gate(strategyResult(), strategyResult(instructions: 970)).findings.first { $0.metric == "instructions/event" })
+        XCTAssertEqual(finding.shownVerdict, "improved")
+        XCTAssertTrue(finding.note.contains("fewer instructions") && finding.note.contains("--update"), finding.note)
+        let within = try XCTUnwrap(try gate(strategyResult(), strategyResult(instructions: 990)).findings.first { $0.metric == "instructions/event" })
+        XCTAssertEqual([within.shownVerdict, within.note], ["within tolerance", "within tolerance"])
+    }
+
     func testSignificantSlowdownFailsOnlyWhenEnforced() throws {
         let slower = strategyResult(samples: [12, 12.1, 11.9, 12.05, 11.95])
         XCTAssertEqual(try gate(strategyResult(), slower).regressions.map(\.metric), ["ns/event (median)"])

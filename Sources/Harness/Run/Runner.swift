@@ -16,8 +16,6 @@ package final class Runner {
 
     package func run() throws -> RunReport {
         var noise = RunMetadata.Noise.read()
-        // Progress, not a warning line: the table says it too, under its header.
-        for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         let clock = CycleClock.calibrate()
         let input = try LoadedInput.load(configuration.input, progress: progress)
         if let budget = configuration.referenceBudgetSeconds, !configuration.foreignOrigins.isEmpty {
@@ -44,6 +42,9 @@ package final class Runner {
             progress.note("timing \(most) cold events per strategy, each after reading \(eviction.bytes >> 20) MB")
             cold = try ColdPass.measure(coldBuilt, events: input.events, count: configuration.coldEvents, clock: clock, eviction: eviction)
         }
+        // Progress, not a warning line: the table says it too, under its header. Just before timing, so
+        // that an input or build error is the one line it should be.
+        for warning in noise.warnings(cores: ProcessInfo.processInfo.activeProcessorCount) { progress.note("warning: \(warning)") }
         progress.note("timing \(rows.count) row\(rows.count == 1 ? "" : "s") × \(configuration.repetitions) repetition\(configuration.repetitions == 1 ? "" : "s")")
         try time(rows)
         progress.note("checking that every strategy matched alike")

@@ -255,7 +255,9 @@ package enum Gate {
                 let verdict: Verdict = rel > options.instructionTolerance ? .regressed : (rel < -options.instructionTolerance ? .improved : .unchanged)
                 out.append(Finding(row: row, metric: "instructions/event", baseline: fmt(bi), current: fmt(ci), change: pct(rel),
                                    verdict: rel == 0 ? .unchanged : verdict,
-                                   note: verdict == .regressed ? "more than \(Report.percent(options.instructionTolerance)) more instructions" : "within tolerance",
+                                   note: verdict == .regressed ? "more than \(Report.percent(options.instructionTolerance)) more instructions"
+                                       : verdict == .improved ? "more than \(Report.percent(options.instructionTolerance)) fewer instructions: record a new baseline (--update) to keep the gain"
+                                       : "within tolerance",
                                    shown: "within tolerance"))
             } else {
                 out.append(Finding(row: row, metric: "instructions/event", baseline: fmt(bi), current: "not measured", change: "",

@@ -221,7 +221,9 @@ public enum CorpusDecoder {
             if let n = obj.optionalNonNull("start_time") { trigger.startTime = try timestamp(n, what: "the start time") }
             if let n = obj.optionalNonNull("end_time") { trigger.endTime = try timestamp(n, what: "the end time") }
             if let s = trigger.startTime, let e = trigger.endTime, s > e {
-                throw obj.optional("end_time")!.fail("end_time \(JSONValue.format(e)) is before start_time \(JSONValue.format(s))")
+                // As written: an ISO date stays a date, not the epoch seconds it was read as.
+                let written = { (key: String) in obj.optional(key)!.value.serialized }
+                throw obj.optional("end_time")!.fail("end_time \(written("end_time")) is before start_time \(written("start_time"))")
             }
             if let n = obj.optionalNonNull("delay") { trigger.delay = try nonNegativeSeconds(n, what: "the delay") }
             if let n = obj.optionalNonNull("timeout") { trigger.timeout = try nonNegativeSeconds(n, what: "the timeout") }

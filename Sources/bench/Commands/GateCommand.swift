@@ -75,7 +75,9 @@ struct GateCommand: ParsableCommand {
         } catch {
             // Whatever stopped the gate, a pull request's summary says why (once --markdown is known
             // not to name one of the inputs).
-            if outputsChecked { verdict.writeRefusal(Self.reason(error), command: ["bench"] + CommandLine.arguments.dropFirst()) }
+            if outputsChecked {
+                verdict.writeRefusal(Self.reason(error), command: ["bench"] + CommandLine.arguments.dropFirst(), failed: error is MatchedWrongly)
+            }
             throw error
         }
     }

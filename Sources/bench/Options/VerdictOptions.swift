@@ -48,10 +48,12 @@ struct VerdictOptions: ParsableArguments {
     }
 
     /// Writes why the gate judged nothing to `--markdown` (a pull request's summary), with the command
-    /// that shows it again; the job log alone is where nobody looks.
-    func writeRefusal(_ reason: String, command: [String]) {
+    /// that shows it again; the job log alone is where nobody looks. `failed`: the gate stopped on a
+    /// verdict of its own (strategies matched differently: exit 1), not on input it refused (exit 2).
+    func writeRefusal(_ reason: String, command: [String], failed: Bool = false) {
         guard let markdown else { return }
-        let text = "**gate: REFUSED** — nothing was judged: \(PrintableText.markdownText(reason))\n\n"
+        let heading = failed ? "**gate: FAIL** — the matches differ, whatever the times" : "**gate: REFUSED** — nothing was judged"
+        let text = "\(heading): \(PrintableText.markdownText(reason))\n\n"
             + "Reproduce: \(PrintableText.markdownCode(command.map(ShellWord.quoted).joined(separator: " ")))\n"
         // Best effort: the refusal itself is the error the command ends with.
         try? AtomicFile.write(Data(text.utf8), to: markdown)

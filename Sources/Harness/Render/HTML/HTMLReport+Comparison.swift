@@ -37,8 +37,13 @@ extension HTMLReport {
         var s = "<section id=\"trend\">\n<h2>Trend</h2>\n"
         for group in trendGroups {
             let labels = group.runs.enumerated().map { k, r in
-                // Date and time: runs of one commit on one day are the usual trend.
-                r.run.map { ($0.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + "\n" + String($0.timestamp.prefix(19)).replacingOccurrences(of: "T", with: " ") } ?? "run \(k + 1)"
+                // The run's --label when it has one (what the user named it); else its commit, with the date
+                // and time, since runs of one commit on one day are the usual trend.
+                r.run.map { run in
+                    let time = String(run.timestamp.prefix(19)).replacingOccurrences(of: "T", with: " ")
+                    if let label = run.label, !label.isEmpty { return label + "\n" + time }
+                    return (run.commit.map { String($0.prefix(7)) } ?? "run \(k + 1)") + "\n" + time
+                } ?? "run \(k + 1)"
             }
             var names: [String] = []
             for r in group.runs { for row in r.results where row.key.isPlain && !names.contains(row.strategy) { names.append(row.strategy) } }
@@ -47,7 +52,7 @@ extension HTMLReport {
                     r.results.first { $0.key == RowKey(strategy: name) }.map { (Double(i), $0.timing.nsPerEvent.mean) }
                 })
             }
-            let chart = LineChart(title: "\(group.workload): mean ns per event by run (1 thread, no publication)", xLabel: "run (commit, date and time UTC), oldest first",
+            let chart = LineChart(title: "\(group.workload): mean ns per event by run (1 thread, no publication)", xLabel: "run (its --label or commit, date and time UTC), oldest first",
                                   yLabel: "mean ns per event", series: series, categories: labels)
             s += chart.svg(standalone: false)
         }

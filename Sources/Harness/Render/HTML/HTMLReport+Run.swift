@@ -8,7 +8,7 @@ extension HTMLReport {
         }.joined(separator: "<br/>") + "</p>\n"
         if let run = r.run {
             let st = run.settings
-            s += "<p class=\"meta\">" + Self.escape("settings: strategies \(st.strategies.joined(separator: ", ")) · threads \(st.threads.map(String.init).joined(separator: ", ")) · publication \(st.publications.joined(separator: ", "))\(st.publishEveryMs.map { " every \($0) ms" } ?? "") · \(st.events) events (reference \(st.referenceEvents)) · batch \(st.batchSize) · \(st.repetitions) repetitions · command: \(run.command.joined(separator: " "))") + "</p>\n"
+            s += "<p class=\"meta\">" + Self.escape("settings: strategies \(st.strategies.joined(separator: ", ")) · threads \(st.threads.map(String.init).joined(separator: ", ")) · publication \(st.publications.joined(separator: ", "))\(st.publishEveryMs.map { " every \($0) ms" } ?? "") · \(st.events) events (reference over the first \(min(st.referenceEvents, st.events))) · batch \(st.batchSize) · \(st.repetitions) repetitions · command: \(run.command.joined(separator: " "))") + "</p>\n"
         }
         let (columns, cells) = r.shownTable()
         s += "<h3>Results</h3>\n<div class=\"scroll\"><table class=\"results\">\n<tr>" + columns.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr>\n"
