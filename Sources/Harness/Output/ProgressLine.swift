@@ -86,7 +86,8 @@ package final class ProgressLine: Sendable {
             lastDraw.store(now, ordering: .relaxed)
             TextOutput.standardErrorRaw("\r\u{1B}[K\(text)")
         } else {
-            Self.phase.withLock { $0 = "\(prefix)\(label)" }
+            // The count too: the heartbeat's "(working)" line then says how far the work had got.
+            Self.phase.withLock { $0 = text }
             Self.line(text, spacing: 5_000_000_000)
         }
     }

@@ -47,7 +47,9 @@ struct BuiltStrategy {
         let latencyCount = min(configuration.latencyEvents, count)
         if latencyCount > 0 { progress.status("\(strategy.name): timing \(latencyCount) single events") }
         latency = latencyCount == 0 ? nil : events.withView { view in
-            EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock)
+            EventLatency.measure(matcher, view: view, scratch: latencyScratch, count: latencyCount, clock: clock) { done in
+                progress.update("\(strategy.name): timing single events", done, latencyCount)
+            }
         }
         progress.status("\(strategy.name): matching the first \(referenceEvents) events for the cross-check")
         let prefixScratch = matcher.makeScratch(for: events)

@@ -92,6 +92,7 @@ final class TimedRow {
         if key.threads == 1 {
             let warmed = workers[0].warm(source: source, seconds: warmup, batchSize: batchSize)
             let loops = decideLoops(warmed, passSeconds: passSeconds, eventsPerReader: largestSlice)
+            progress.status("\(label): timed pass, \(loops) × \(count) events")
             try startWriter()
             wallStart = Clock.now()
             workers[0].run(source: source, batchSize: batchSize, loops: loops, slowdown: slowdown, counter: counter, progress: { [count] in
