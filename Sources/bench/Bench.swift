@@ -65,8 +65,10 @@ enum BenchMain {
         } catch {
             let code = Bench.exitCode(for: error)
             if code == .success {
-                // --help and --version: their text is the output asked for.
-                do { try TextOutput.printLine(Bench.fullMessage(for: error)) } catch {}
+                // --help and --version: their text is the output asked for; --version, wherever it was
+                // given, the full one.
+                let message = Bench.fullMessage(for: error)
+                do { try TextOutput.printLine(message == Bench.configuration.version ? VersionText.describe() : message) } catch {}
                 if let failure = TextOutput.standardOutputFailure { fail("\(failure)") }
                 exit(0)
             }

@@ -10,9 +10,10 @@ enum UsageMessage {
         return ([first] + rest).joined(separator: "; ") + " (see \(help))"
     }
 
-    /// The subcommand the arguments start with, if they name one.
+    /// The subcommand the arguments start with; the default one (`run`) when they start with an
+    /// option, since its options are the ones parsed; nil for a word that names no subcommand.
     static func subcommand(in arguments: [String]) -> String? {
-        guard let first = arguments.first else { return nil }
+        guard let first = arguments.first, !first.hasPrefix("-") else { return Bench.configuration.defaultSubcommand?._commandName }
         return Bench.configuration.subcommands.map { $0._commandName }.first { $0 == first }
     }
 }
