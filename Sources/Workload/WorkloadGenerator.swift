@@ -115,8 +115,8 @@ public enum WorkloadGenerator {
         } catch var error as InputError where error.file == nil {
             error.file = "workload \(spec.name)"
             if error.path.hasPrefix("line ") { error.path = "triggers" }
-            if error.reason.hasSuffix("; load fewer triggers or free memory") {
-                error.reason = String(error.reason.dropLast("; load fewer triggers or free memory".count)) + "; lower triggers"
+            if error.reason.hasSuffix("; " + CorpusDecoder.memoryFix) {
+                error.reason = String(error.reason.dropLast(CorpusDecoder.memoryFix.count)) + "lower triggers"
             }
             throw error
         }

@@ -29,10 +29,8 @@ extension WorkloadSpec {
     /// strings of a key whose values come in several types at their share.
     func freshShare(_ shape: TwinShape) -> Double {
         shape.keys.map { key in
-            let others = key.others ?? []
-            let own = max(0, 1 - others.reduce(0) { $0 + ($1.share ?? 0) })
-            return (key.type == "string" ? own * (key.fresh ?? 0) : 0)
-                + others.filter { $0.type == "string" }.reduce(0) { $0 + ($1.share ?? 0) * ($1.fresh ?? 0) }
+            (key.type == "string" ? key.ownShare * (key.fresh ?? 0) : 0)
+                + (key.others ?? []).filter { $0.type == "string" }.reduce(0) { $0 + ($1.share ?? 0) * ($1.fresh ?? 0) }
         }.max() ?? 0
     }
 

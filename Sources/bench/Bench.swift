@@ -32,11 +32,6 @@ enum BenchMain {
         if trigger_bench_jemalloc_present() == 0 {
             TextOutput.standardError("bench: warning: jemalloc is not the allocator; allocation counts will read 0")
         }
-        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
-            // Read at run time (the checkout's commit), so not ArgumentParser's static version text.
-            do { try TextOutput.printLine(VersionText.describe()) } catch {}
-            exit(TextOutput.standardOutputFailure == nil ? 0 : Exit.badInput)
-        }
         do {
             try RepeatedOptions.check(Array(CommandLine.arguments.dropFirst()))
             var command = try Bench.parseAsRoot()
@@ -66,7 +61,7 @@ enum BenchMain {
             let code = Bench.exitCode(for: error)
             if code == .success {
                 // --help and --version: their text is the output asked for; --version, wherever it was
-                // given, the full one.
+                // given, the full one, read at run time (the checkout's commit), not the static text.
                 let message = Bench.fullMessage(for: error)
                 do { try TextOutput.printLine(message == Bench.configuration.version ? VersionText.describe() : message) } catch {}
                 if let failure = TextOutput.standardOutputFailure { fail("\(failure)") }

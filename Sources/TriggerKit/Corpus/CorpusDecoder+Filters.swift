@@ -58,7 +58,7 @@ extension CorpusDecoder {
                 regexes.compiledBytes += re.bytesBound
                 return .regex(re)
             } catch where error.outOfMemory {
-                throw v.fail("compiling regular expression \(v.value.serialized) ran out of memory; load fewer triggers or free memory")
+                throw v.fail("compiling regular expression \(v.value.serialized) ran out of memory; \(memoryFix)")
             } catch where error.reason.hasPrefix("pattern too large") {
                 // Valid syntax past RE2's program budget (8 MB): counted repetition expands a pattern.
                 throw v.fail("regular expression \(v.value.serialized) compiles to a program larger than RE2 allows (\(error.reason)); "

@@ -12,6 +12,8 @@ public enum CorpusDecoder {
     /// 4 GiB: a million range subscriptions of ten intervals are 1.35 GB of JSON. What fits in memory is
     /// checked against the memory available before reading (`LoadedCorpus.checkRoom`).
     public static let maxFileBytes = 1 << 32
+    /// The fix a memory refusal of a corpus ends with (a generated workload's says "lower triggers").
+    package static let memoryFix = "load fewer triggers or free memory"
 
     /// Reads, parses and validates the corpus at `path`, within the memory available (`MemoryAllowance`).
     /// `progress` is told the bytes decoded and the file's size now and then (every `progressEvery` triggers).
@@ -85,7 +87,7 @@ public enum CorpusDecoder {
         func claim(_ bytes: Int, at node: JSONNode, _ i: Int) throws {
             do { try allowance.claim(bytes) } catch {
                 throw InputError(path: node.path, reason: "stopped after \(i) of \(total) triggers: decoding them all "
-                                 + "\(error.extrapolated(done: i, of: total).phrase); load fewer triggers or free memory")
+                                 + "\(error.extrapolated(done: i, of: total).phrase); \(memoryFix)")
             }
         }
         // Room for the triggers counted, but never for more than the document could hold: a list of a

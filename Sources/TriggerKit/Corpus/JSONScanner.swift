@@ -113,7 +113,7 @@ struct JSONScanner {
     func claim(_ bytes: Int, _ grown: @autoclosure () -> String) throws(SyntaxError) {
         guard let allowance else { return }
         do { try allowance.claim(bytes) } catch {
-            var e = self.error("parsing it \(error.phrase) (\(grown())); load fewer triggers or free memory")
+            var e = self.error("parsing it \(error.phrase) (\(grown())); \(CorpusDecoder.memoryFix)")
             e.exceedsMemory = true
             throw e
         }

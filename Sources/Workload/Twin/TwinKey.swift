@@ -21,6 +21,8 @@ package struct TwinKey {
     let distinct: Int
     /// The key's values of other types, each with its share of the key's values (the rest are `type`).
     let others: [(share: Double, key: TwinKey)]
+    /// Share of the key's values that are of its own type.
+    let ownShare: Double
     /// Repeated values a string key draws from in the twin: a rank weight each (1 MiB a key at most).
     static let maxPool = 1 << 17
 
@@ -68,10 +70,8 @@ package struct TwinKey {
             own.others = nil  // one level deep
             return (other.share ?? 0, TwinKey(own))
         }
+        ownShare = shape.ownShare
     }
-
-    /// Share of the key's values that are of its own type.
-    var ownShare: Double { Swift.max(0, 1 - others.reduce(0) { $0 + $1.share }) }
 
     /// The key as filters of type `t` see it: the part of its values of that type and their share
     /// (values of another type are missing to such a filter); nil when it holds none.

@@ -174,6 +174,9 @@ package struct TwinShape: Codable, Sendable, Equatable {
         /// values (the key's own type takes the rest). Only in `keys`, one level deep.
         package var others: [Key]?
         package var share: Double?
+
+        /// Share of the key's values of its own type: what its `others` leave.
+        package var ownShare: Double { Swift.max(0, 1 - (others ?? []).reduce(0) { $0 + ($1.share ?? 0) }) }
     }
 }
 
