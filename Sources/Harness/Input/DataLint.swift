@@ -5,16 +5,6 @@ import TriggerKit
 /// footguns that match nothing without a word (docs/harness.md, "Linting your data"). Filled while
 /// the log is read (`observe`), so `bench run` and `bench fit` can say it once and `bench lint` list it.
 package final class DataLint {
-    /// One kind of trouble: how often, a few examples, and what to do.
-    package struct Finding: Sendable {
-        package let what: String
-        /// What kind it is, for the one-line warning's rules (`summary`).
-        package let kind: Kind
-        package let count: Int
-        package let examples: [String]
-        package let fix: String
-    }
-
     /// Per event (a custom event's name, a purchase's product or any purchase), the properties its
     /// filters compare as numbers, as strings and as booleans (`exists` compares nothing).
     let numberProperties: [EventKey: Set<String>]
@@ -26,9 +16,11 @@ package final class DataLint {
     let windowMilliseconds: Tally
     /// Every property a filter reads, with how many filters read it.
     let filteredProperties: [String: Int]
-    /// Trigger names and ids, folded (case and Unicode compatibility form), to the spelling used.
-    let usedNames: [String: String]
+    /// Trigger names and ids, as spelled, and what an unknown spelling was likely meant to be.
+    let usedNames: NearSpellings
     let usedSpellings: Set<String>
+    /// Per event that filters read properties of: the properties they read (any operator).
+    let eventUses: [EventKey: EventUse]
 
     var events = 0
     var milliseconds = Tally()
@@ -43,15 +35,47 @@ package final class DataLint {
     var nearKeys: [String: String] = [:]
     /// Names and ids no trigger uses but one does under folding: the spelling seen, its count, the used one.
     var nearNames: [String: (count: Int, line: Int, used: String)] = [:]
+    /// Names no trigger uses and none is near, looked up once.
+    var farNames = Set<String>()
     /// Events under near-miss spellings past the first `spellingLimit` distinct ones (counted, not kept).
     var nearNamesBeyondLimit = 0
     /// Distinct spellings kept per kind of near miss: enough for the examples, bounded for a hostile log.
     package static let spellingLimit = 10_000
+    /// Per (event, property, mistake): how many events of that name sent a value of the other type.
+    var typeMisses: [Miss: Int] = [:]
+    /// Per such pair, the values of the filters' own type seen after its first miss: misses that are
+    /// fewer are slips of the events; more, and it is the filter's type that looks wrong.
+    var typeHits: [Miss: Int] = [:]
+    /// Per (event, property): keys no filter of the event reads, spelled near one that does.
+    var nearProperties: [NearProperty: (count: Int, line: Int, meant: String)] = [:]
+    /// (event, property) pairs looked up for a near property, all events together.
+    var checkedPairs = 0
 
-    package enum Kind: Sendable { case time, valueType, nearName, unseenProperty }
+    package enum Kind: Sendable { case time, valueType, nearName, nearProperty, unseenProperty }
 
     /// A value of the type its filters do not compare (a `Kind.valueType` finding), or a date far off.
-    enum Mistyped { case numberAsString, stringAsNumber, booleanAsString, dateInMilliseconds }
+    enum Mistyped: Hashable { case numberAsString, stringAsNumber, booleanAsString, dateInMilliseconds }
+
+    struct Miss: Hashable {
+        let kind: Mistyped
+        let key: EventKey
+        let property: String
+    }
+
+    struct NearProperty: Hashable {
+        let key: EventKey
+        let property: String
+    }
+
+    /// One event's filtered properties, how many events of it the log held, and the keys it sent
+    /// that no filter of it reads, each looked up once (nil: near none).
+    final class EventUse {
+        let properties: Set<String>
+        lazy var near = NearSpellings(properties)
+        var events = 0
+        var checked: [String: String?] = [:]
+        init(_ properties: Set<String>) { self.properties = properties }
+    }
 
     enum EventKey: Hashable {
         case custom(String)
@@ -74,19 +98,12 @@ package final class DataLint {
 
     package init(_ set: TriggerSet) {
         var windows = Tally()
-        var used: [String: String] = [:], foldOf: [String: String] = [:]
-        // Each spelling folded once (folding was most of the cost of a large corpus's names); the
-        // spelling used last stands for its fold.
+        // Each spelling kept once and folded once (folding was most of the cost of a large corpus's names).
+        var spellings = Set<String>()
         func use(_ name: String?) {
-            guard let name else { return }
-            if let folded = foldOf[name] {
-                used[folded] = name
-            } else {
-                let folded = Self.fold(name)
-                foldOf[name] = folded
-                used[folded] = name
-            }
+            if let name { spellings.insert(name) }
         }
+        var read: [EventKey: Set<String>] = [:]
         func window(_ what: String, _ t: Double?, _ id: String) {
             if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(id)): \(what) \(String(format: "%.0f", t))") }
         }
@@ -105,6 +122,7 @@ package final class DataLint {
                 case .sessionStart: key = nil
                 }
                 for filter in condition.filters.filters {
+                    if let key { read[key, default: []].insert(filter.property) }
                     let compared = key != nil && filter.op != .exists && filter.op != .notExists
                         && (filter.type == .number || filter.type == .string || filter.type == .boolean)
                     uses[filter.property, default: PropertyUses()].add(compared ? key : nil, filter.type)
@@ -128,8 +146,9 @@ package final class DataLint {
         windowMilliseconds = windows
         filteredFolded = Dictionary(filtered.keys.map { (Self.fold($0), $0) }, uniquingKeysWith: { a, b in min(a, b) })
         filteredProperties = filtered
-        usedNames = used
-        usedSpellings = Set(foldOf.keys)
+        usedNames = NearSpellings(spellings)
+        usedSpellings = spellings
+        eventUses = read.mapValues(EventUse.init)
     }
 
     /// How filters use one property: how many read it, and under which event as which type they compare it.
@@ -151,8 +170,7 @@ package final class DataLint {
         let type: PropertyType
     }
 
-    /// Case-folded NFKC: `Purchase`, `purchase` and `ｐｕｒｃｈａｓｅ` fold alike.
-    static func fold(_ s: String) -> String { s.precomposedStringWithCompatibilityMapping.lowercased() }
+    static func fold(_ s: String) -> String { NearSpellings.fold(s) }
 
     /// Notes one valid event of line `line`.
     package func observe(_ event: Event, line: Int) {
@@ -176,8 +194,11 @@ package final class DataLint {
         case .purchase(let product): keys = [.purchase(product), .purchase(nil)]
         default: keys = []
         }
-        var flagged: [(key: String, kind: Mistyped, example: String)] = []
+        let uses = keys.map { eventUses[$0] }
+        for use in uses { use?.events += 1 }
+        var flagged: [(key: String, kind: Mistyped, event: EventKey?, example: String)] = []
         for (key, value) in event.properties {
+            checkNearProperty(key, keys: keys, uses: uses, line: line)
             guard filteredProperties[key] != nil else {
                 // A key spelled unlike every filter's, looked at once: is it one of them in another case?
                 if checkedKeys.count < Self.spellingLimit, checkedKeys.insert(key).inserted, let near = filteredFolded[Self.fold(key)] {
@@ -186,22 +207,42 @@ package final class DataLint {
                 continue
             }
             seenProperties.insert(key)
+            func compared(_ table: [EventKey: Set<String>]) -> EventKey? { keys.first { table[$0]?.contains(key) == true } }
+            // Values of the filters' type, counted only for pairs that have missed once (most logs have none).
+            if !typeMisses.isEmpty {
+                let hit: (Mistyped, [EventKey: Set<String>])? = switch value {
+                case .bool: (.booleanAsString, booleanProperties)
+                case .string: (.stringAsNumber, stringProperties)
+                case .int, .double: (.numberAsString, numberProperties)
+                default: nil
+                }
+                if let (kind, table) = hit, let event = compared(table) {
+                    let miss = Miss(kind: kind, key: event, property: key)
+                    if typeMisses[miss] != nil { typeHits[miss, default: 0] += 1 }
+                }
+            }
             switch value {
             case .date(let d) where abs(d) >= Self.millisecondsFrom:
-                flagged.append((key, .dateInMilliseconds, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
-            case .string(let s) where (s == "true" || s == "false") && keys.contains(where: { booleanProperties[$0]?.contains(key) == true }):
-                flagged.append((key, .booleanAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
-            case .string(let s) where Self.sendableAsNumber(s) && keys.contains(where: { numberProperties[$0]?.contains(key) == true }):
-                flagged.append((key, .numberAsString, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
+                flagged.append((key, .dateInMilliseconds, nil, "line \(line): \"\(PrintableText.cut(key))\": a date \(String(format: "%.0f", d)) s from 1970"))
+            case .string(let s) where s == "true" || s == "false":
+                if let event = compared(booleanProperties) {
+                    flagged.append((key, .booleanAsString, event, "line \(line): \"\(PrintableText.cut(key))\": \"\(s)\""))
+                }
+            case .string(let s):
+                // The table first: most strings go to properties no number filter reads.
+                if let event = compared(numberProperties), Self.sendableAsNumber(s) {
+                    flagged.append((key, .numberAsString, event, "line \(line): \"\(PrintableText.cut(key))\": \"\(PrintableText.cut(s))\""))
+                }
             case .int, .double:
-                if keys.contains(where: { stringProperties[$0]?.contains(key) == true }) {
-                    flagged.append((key, .stringAsNumber, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
+                if let event = compared(stringProperties) {
+                    flagged.append((key, .stringAsNumber, event, "line \(line): \"\(PrintableText.cut(key))\": \(value)"))
                 }
             default: break
             }
         }
         // In key order: a dictionary's order changes between runs, and the examples must not.
         for f in flagged.sorted(by: { $0.key < $1.key }) {
+            if let event = f.event { typeMisses[Miss(kind: f.kind, key: event, property: f.key), default: 0] += 1 }
             switch f.kind {
             case .numberAsString: numbersAsStrings.add(f.example)
             case .stringAsNumber: stringsAsNumbers.add(f.example)
@@ -214,73 +255,50 @@ package final class DataLint {
     /// Whether `text` is a number JSON can send unquoted: "nan", "inf" and "1e999" read as Doubles but
     /// no JSON number is one of them, so "send the number unquoted" would be wrong advice.
     static func sendableAsNumber(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        guard let d = Double(t), d.isFinite else { return false }
-        return t.unicodeScalars.allSatisfy { "0123456789+-.eE".unicodeScalars.contains($0) }
+        var utf8 = Substring(text).utf8
+        // Spaces and tabs around it, as a person pastes a number; nothing but number characters inside.
+        while let c = utf8.first, c == 0x20 || c == 0x09 { utf8.removeFirst() }
+        while let c = utf8.last, c == 0x20 || c == 0x09 { utf8.removeLast() }
+        guard !utf8.isEmpty, utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x45 || $0 == 0x65 }),
+              let d = Double(Substring(utf8)), d.isFinite else { return false }
+        return true
     }
 
     func checkName(_ name: String, line: Int) {
-        guard !usedSpellings.contains(name) else { return }
+        guard !usedSpellings.contains(name), !farNames.contains(name) else { return }
         if var near = nearNames[name] {
             near.count += 1
             nearNames[name] = near
-        } else if let used = usedNames[Self.fold(name)] {
+        } else if let used = usedNames.suggestion(for: name) {
             if nearNames.count < Self.spellingLimit { nearNames[name] = (1, line, used) } else { nearNamesBeyondLimit += 1 }
+        } else if farNames.count < Self.spellingLimit * 10 {
+            farNames.insert(name)
         }
     }
 
-    /// What was found, worst first; empty when nothing looks wrong.
-    package var findings: [Finding] {
-        var out: [Finding] = []
-        func add(_ tally: Tally, _ kind: Kind, _ what: String, fix: String) {
-            if tally.count > 0 { out.append(Finding(what: what, kind: kind, count: tally.count, examples: tally.examples, fix: fix)) }
-        }
-        let late = "(past the year 5138 read as seconds)"
-        add(microseconds, .time, "event times that look like microseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000,000)")
-        add(milliseconds, .time, "event times that look like milliseconds \(late)", fix: "write times in seconds since 1970 (divide by 1,000)")
-        add(dateMilliseconds, .time, "date properties that look like milliseconds \(late)", fix: "write dates in seconds since 1970, or as ISO-8601 text")
-        add(windowMilliseconds, .time, "trigger windows that look like milliseconds \(late)", fix: "write start_time and end_time in seconds since 1970")
-        let missing = "such a filter sees the property as missing"
-        add(numbersAsStrings, .valueType, "numbers sent as strings to properties that number filters of the same event compare (a string is no number: \(missing))",
-            fix: "send the number unquoted")
-        add(stringsAsNumbers, .valueType, "numbers sent to properties that string filters of the same event compare (a number is no string: \(missing))",
-            fix: "send the value as a string, or filter it as a number")
-        add(booleansAsStrings, .valueType, "booleans sent as strings to properties that boolean filters of the same event compare (a string is no boolean: \(missing))",
-            fix: "send true or false unquoted")
-        let near = nearNames.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
-        if !near.isEmpty {
-            out.append(Finding(what: "event names and ids no trigger uses that differ from one it does only by case or Unicode form", kind: .nearName,
-                               count: near.reduce(nearNamesBeyondLimit) { $0 + $1.value.count },
-                               examples: near.prefix(3).map { "\"\(PrintableText.cut($0.key))\" (\($0.value.count) event\($0.value.count == 1 ? "" : "s"), first line \($0.value.line)) vs the trigger's \"\(PrintableText.cut($0.value.used))\"" },
-                               fix: "spell them as the triggers do (names match exactly, after canonical Unicode normalization)"))
-        }
-        let unseen = filteredProperties.filter { !seenProperties.contains($0.key) }.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        if events > 0, !unseen.isEmpty {
-            out.append(Finding(what: "properties filters read that no event of the log holds", kind: .unseenProperty, count: unseen.count,
-                               examples: unseen.prefix(3).map { p in
-                                   let near = nearKeys[p.key].map { "; events hold \"\(PrintableText.cut($0))\"" } ?? ""
-                                   return "\"\(PrintableText.cut(p.key))\" (\(p.value) filter\(p.value == 1 ? "" : "s")\(near))"
-                               },
-                               fix: "check the names against your events' properties (nested objects read as dot paths: a.b)"))
-        }
-        return out
-    }
-
-    /// The findings in one line, for `bench run` and `bench fit` to say once; nil when there are none.
-    /// Properties no event held are left out below 1,000 events (a short script holds few properties
-    /// by design), and values of the other type below 1 % of the events.
-    package func summary(corpusPath: String, eventLogPath: String) -> String? {
-        // A value of the other type now and then (the generated workloads send some on purpose, to
-        // exercise the rule) is left to `bench lint`; a habit (1 % of the events or more) is said.
-        let found = findings.filter { f in
-            switch f.kind {
-            case .unseenProperty: events >= 1_000
-            case .valueType: f.count * 100 >= events
-            case .time, .nearName: true
+    /// Counts `key` when no filter of this event reads it but one reads a property spelled near it
+    /// (`Level` beside `level`, `sesions_count` beside `sessions_count`).
+    func checkNearProperty(_ key: String, keys: [EventKey], uses: [EventUse?], line: Int) {
+        for (event, use) in zip(keys, uses) {
+            guard let use, !use.properties.contains(key) else { continue }
+            let meant: String?
+            if let known = use.checked[key] {
+                meant = known
+            } else {
+                guard checkedPairs < Self.spellingLimit * 10 else { continue }
+                checkedPairs += 1
+                meant = use.near.suggestion(for: key)
+                use.checked[key] = meant
             }
+            guard let meant else { continue }
+            let pair = NearProperty(key: event, property: key)
+            if var seen = nearProperties[pair] {
+                seen.count += 1
+                nearProperties[pair] = seen
+            } else if nearProperties.count < Self.spellingLimit {
+                nearProperties[pair] = (1, line, meant)
+            }
+            return
         }
-        guard !found.isEmpty else { return nil }
-        let list = found.map { "\($0.count) \($0.what.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces))" }.joined(separator: "; ")
-        return "warning: your data may not mean what you think: \(list); see bench lint --corpus \(ShellWord.quoted(corpusPath)) --event-log \(ShellWord.quoted(eventLogPath))"
     }
 }

@@ -19,7 +19,9 @@ package struct LoadedEventLog {
     package var digestCoversFile = true
     package var bytes = 0
 
+    /// Invalid lines kept for a run's report; `bench lint` keeps up to `errorsListed`.
     package static let errorsKept = 5
+    package static let errorsListed = 10_000
     static let maxLines = 2_000_000_000
     /// Bytes a string seen only in the events costs beyond its UTF-8: its `String`, its table entry and hash slot.
     static let bytesPerNewString = 128
@@ -28,7 +30,8 @@ package struct LoadedEventLog {
 
     /// Reads `path` ("-" for standard input). With `strict`, the first invalid line is thrown.
     package static func load(path: String, vocabulary: Vocabulary, categories: ActionCategories, lineLimit: Int?,
-                            strict: Bool, lint: DataLint? = nil, progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
+                            strict: Bool, lint: DataLint? = nil, errorsKept: Int = errorsKept,
+                            progress: (Int) -> Void = { _ in }) throws -> LoadedEventLog {
         let reader = try LineReader(path: path, maxLineBytes: EventDecoder.maxLineBytes)
         let name = path == "-" ? "standard input" : path
         let regular = path != "-" && BoundedFile.isRegularFile(path)
