@@ -3,9 +3,20 @@ import Foundation
 /// Lets `perf record --control fifo:CTL,ACK --delay=-1` sample only the timed matching: `scripts/profile`
 /// names the two FIFOs in `TRIGGER_BENCH_PERF_CONTROL` ("CTL,ACK"), and the runner sends `enable` before
 /// its timed repetitions and `disable` after, each acknowledged by perf before the run goes on.
-/// Without the variable, both calls do nothing.
+/// Without the variable, both calls do nothing. `TRIGGER_BENCH_PERF_ROW` names the one strategy to
+/// sample (`plugin:*` any plugin's): sampling is then on only while that strategy's rows are timed.
 enum PerfControl {
     static let environmentKey = "TRIGGER_BENCH_PERF_CONTROL"
+    static let rowKey = "TRIGGER_BENCH_PERF_ROW"
+
+    /// Whether the rows of `strategy` are sampled: all when no row is named.
+    static func samples(_ strategy: String) -> Bool {
+        guard let name = ProcessInfo.processInfo.environment[rowKey], !name.isEmpty else { return true }
+        return name.hasSuffix("*") ? strategy.hasPrefix(name.dropLast()) : strategy == name
+    }
+
+    /// Whether sampling is turned on and off around each row rather than once around them all.
+    static var perRow: Bool { ProcessInfo.processInfo.environment[rowKey].map { !$0.isEmpty } ?? false }
 
     static func enable() { send("enable") }
     static func disable() { send("disable") }

@@ -71,12 +71,17 @@ package final class Runner {
     /// pass is preceded by its own row's warm-up (TimedRow.repeatOnce), so interleaving costs no row
     /// the caches it would have kept alone.
     func time(_ rows: [TimedRow]) throws {
-        PerfControl.enable()
-        defer { PerfControl.disable() }
+        let perRow = PerfControl.perRow
+        if !perRow { PerfControl.enable() }
+        defer { if !perRow { PerfControl.disable() } }
         for repetition in 0..<configuration.repetitions {
             for row in rows {
                 let label = configuration.repetitions > 1 ? "\(row.key) #\(repetition + 1)" : "\(row.key)"
                 let slowdown = configuration.injectedSlowdown.flatMap { $0.strategy == row.key.strategy ? $0.fraction : nil } ?? 0
+                // Profiling one strategy (scripts/profile PLUGIN.so): sampled only while its rows run.
+                let sampled = perRow && PerfControl.samples(row.key.strategy)
+                if sampled { PerfControl.enable() }
+                defer { if sampled { PerfControl.disable() } }
                 try row.repeatOnce(label: label, batchSize: configuration.batchSize, warmup: configuration.warmupSeconds,
                                    passSeconds: configuration.passSeconds, slowdown: slowdown, progress: progress)
             }
