@@ -62,4 +62,42 @@ final class SweepTests: XCTestCase {
         XCTAssertEqual(svg.components(separatedBy: "<svg ").count - 1, 2, "one chart per varied key")
         XCTAssertNoThrow(try XMLDocument(xmlString: "<charts>" + svg + "</charts>"))
     }
+
+    /// Three shards of a six-point grid run what one sweep would, and merge back in grid order; a
+    /// missing shard, one given twice, one of another sweep and shards of two commits are refused.
+    func testShardsRunTheGridBetweenThemAndMergeBack() throws {
+        var base = try WorkloadSpec.load("tiny")
+        base.events = 1000
+        base.crowdedTriggers = 0
+        let axes = [Sweep.Axis(key: "triggers", values: ["20", "40", "80"]), Sweep.Axis(key: "zipf", values: ["1.0", "1.2"])]
+        let shards = try (1...3).map { i in
+            let sweep = try Sweep.run(base: base, axes: axes, shard: Sweep.Shard(index: i, count: 3, gridPoints: 6)) { spec in
+                RunConfiguration.small(spec, strategies: ["compiled", "floor"], events: 100, referenceEvents: 100)
+            }
+            // Through the file, as CI jobs hand them over.
+            return (sweep: try Sweep.decode(Array(sweep.json()), file: "shard-\(i).json"), file: "shard-\(i).json")
+        }
+        XCTAssertEqual(shards.map { $0.sweep.points.compactMap(\.index) }, [[0, 3], [1, 4], [2, 5]])
+        let merged = try Sweep.merge([shards[2], shards[0], shards[1]])
+        XCTAssertEqual(merged.points.compactMap(\.index), Array(0..<6))
+        XCTAssertEqual(merged.points.map { $0.values["triggers"]! }, ["20", "20", "40", "40", "80", "80"])
+        XCTAssertEqual(merged.fits["triggers"]?["compiled"]?.points, 6)
+        XCTAssertNil(merged.shard)
+
+        func refusal(_ files: [(sweep: Sweep, file: String)]) -> String {
+            do { _ = try Sweep.merge(files); return "merged" } catch { return "\(error)" }
+        }
+        XCTAssertTrue(refusal([shards[0], shards[2]]).contains("shard 2/3 missing"), refusal([shards[0], shards[2]]))
+        XCTAssertTrue(refusal([shards[0], shards[1], shards[1]]).contains("give each shard once"))
+        var other = shards[1]
+        other.sweep.axes[0].values = ["20", "40", "160"]
+        XCTAssertTrue(refusal([shards[0], other, shards[2]]).contains("merge the shards of one sweep"))
+        var moved = shards[1]
+        moved.sweep.points[0].results.run?.commit = "0123456789abcdef"
+        XCTAssertTrue(refusal([shards[0], moved, shards[2]]).contains("commits"), refusal([shards[0], moved, shards[2]]))
+        // A point outside its shard is refused when the file is read.
+        var stray = shards[0].sweep
+        stray.points[0].index = 1
+        XCTAssertThrowsError(try Sweep.decode(Array(stray.json()), file: "stray.json")) { XCTAssertTrue("\($0)".contains("points[0].index"), "\($0)") }
+    }
 }

@@ -29,6 +29,8 @@ package struct Sweep: Codable, Sendable {
         /// Each varied key's value at this point.
         package var values: [String: String]
         package var results: RunReport
+        /// The point's place in the whole grid (first axis slowest), so shards merge in grid order.
+        package var index: Int?
     }
 
     /// The least-squares fit of log(mean ns/event) on log(value) of every varied key together.
@@ -46,6 +48,8 @@ package struct Sweep: Codable, Sendable {
     package var points: [Point]
     /// `fits[key][row]`: row is the strategy, with publication and threads when not `none ×1`.
     package var fits: [String: [String: Fit]]
+    /// Set when this file holds one shard of the grid (`bench sweep --shard I/N`).
+    package var shard: Shard?
 
     /// The grid, first axis slowest: every combination of the axes' values.
     package static func grid(_ axes: [Axis]) -> [[String: String]] {
@@ -56,20 +60,21 @@ package struct Sweep: Codable, Sendable {
 
     /// Runs every point. `configure` turns a point's spec into the run's configuration (the options of
     /// `bench run`); `progress` is told which point is running.
-    package static func run(base: WorkloadSpec, axes: [Axis], configure: (WorkloadSpec) throws -> RunConfiguration,
+    /// With `shard`, only the grid's points of that shard run (`Shard.holds`).
+    package static func run(base: WorkloadSpec, axes: [Axis], shard: Shard? = nil, configure: (WorkloadSpec) throws -> RunConfiguration,
                            progress: (String) -> Void = { _ in }) throws -> Sweep {
         let grid = grid(axes)
         // Every point's spec is validated before anything runs: a bad value fails now, not after minutes.
         let specs = try grid.map { point in try axes.reduce(base) { spec, axis in try spec.setting(axis.key, to: point[axis.key]!) } }
         var points: [Point] = []
-        for (k, (values, spec)) in zip(grid, specs).enumerated() {
+        for (k, (values, spec)) in zip(grid, specs).enumerated() where shard?.holds(k) ?? true {
             let label = "point \(k + 1)/\(grid.count) " + axes.map { "\($0.key)=\(values[$0.key]!)" }.joined(separator: " ")
             progress(label)
             var configuration = try configure(spec)
             configuration.progressPrefix = label
-            points.append(Point(values: values, results: try Runner(configuration).run()))
+            points.append(Point(values: values, results: try Runner(configuration).run(), index: k))
         }
-        return Sweep(workload: base.name, axes: axes, points: points, fits: fits(axes, points))
+        return Sweep(workload: base.name, axes: axes, points: points, fits: fits(axes, points), shard: shard)
     }
 
     /// Row names in the order of the first point's results.
@@ -132,10 +137,21 @@ package struct Sweep: Codable, Sendable {
         guard Set(axes.map(\.key)).count == axes.count else { return ("axes", "names a key twice") }
         guard size <= Self.maxPoints else { return ("axes", "make a grid of more than \(Self.maxPoints) points") }
         guard points.count <= size else { return ("points", "has \(points.count) points for a grid of \(size)") }
+        if let shard {
+            guard shard.count >= 1, shard.count <= Self.maxPoints, (1...shard.count).contains(shard.index) else {
+                return ("shard", "is \(shard.index)/\(shard.count); a shard is I/N with 1 ≤ I ≤ N ≤ \(Self.maxPoints)")
+            }
+            guard shard.gridPoints == size else { return ("shard.grid_points", "is \(shard.gridPoints) for a grid of \(size)") }
+        }
         let values = Dictionary(uniqueKeysWithValues: axes.map { ($0.key, Set($0.values)) })
         for (k, p) in points.enumerated() {
             guard p.values.count == axes.count, p.values.allSatisfy({ values[$0.key]?.contains($0.value) == true }) else {
                 return ("points[\(k)].values", "must give each axis one of its values")
+            }
+            if let index = p.index {
+                guard (0..<size).contains(index), shard?.holds(index) ?? true else {
+                    return ("points[\(k)].index", "is \(index), not a point of \(shard.map { "shard \($0.index)/\($0.count) of " } ?? "")a grid of \(size)")
+                }
             }
             guard p.results.results.count <= Self.maxRowsPerPoint else {
                 return ("points[\(k)].results", "has \(p.results.results.count) rows; at most \(Self.maxRowsPerPoint)")

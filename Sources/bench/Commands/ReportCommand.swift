@@ -10,7 +10,8 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Give results files (`bench run --json`) and sweep files (`bench sweep --json`). The page has, per run, the \
             header and settings, the table, a bar chart with interval whiskers, single-event percentiles, memory and \
-            publication rows; per sweep, its table, fits and log–log charts; with --baseline, the gate's comparison \
+            publication rows; per sweep, its table, fits and log–log charts (the files of a sweep's shards, \
+            bench sweep --shard I/N, are merged into one); with --baseline, the gate's comparison \
             of the first results file; with several results of one workload, a trend chart. Inline CSS and SVG only: \
             no scripts, no network; light and dark themes follow the reader's setting. \
             scripts/report-screenshot renders it to a PNG with headless Chromium.
@@ -35,7 +36,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         try OutputPaths.refuseOverwriting(outputs: [("--html", html)], inputs: files.map { ("results", $0) } + [("--baseline", baseline)])
         let output = try AtomicFile(path: html)
-        let inputs = try files.map(HTMLReport.load)
+        let inputs = try HTMLReport.mergingShards(try files.map(HTMLReport.load))
         let base = try baseline.map { (report: try RunReport.load($0), file: $0) }
         if base != nil, !inputs.contains(where: { if case .run = $0 { return true } else { return false } }) {
             throw ValidationError("--baseline compares a results file, and only sweep files were given")

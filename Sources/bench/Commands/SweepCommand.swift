@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Harness
+import TriggerKit
 import Workload
 
 struct SweepCommand: ParsableCommand {
@@ -15,12 +16,25 @@ struct SweepCommand: ParsableCommand {
             For each key and strategy, the exponent of a least-squares fit of log(ns/event) on log(value) is printed \
             ("compiled ∝ triggers^0.97"), a range counting as its midpoint.
 
-            Example:
+            A sweep too long for one machine runs in shards, one per CI job: --shard I/N runs the points k \
+            with k mod N = I − 1 and writes them with their place in the grid; --merge (or bench report) puts \
+            the shards' files back together, refusing a missing shard, one given twice, or shards of \
+            different commits.
+
+            Examples:
               bench sweep --workload default --vary triggers=100,300,1000,3000,10000 --events 200000 --svg s.svg
+              bench sweep --workload default --vary triggers=100,1000,10000 --shard 2/3 --json shard-2.json
+              bench sweep --merge shard-1.json shard-2.json shard-3.json --json sweep.json --svg sweep.svg
             """)
 
     @Option(name: .customLong("vary"), help: "KEY=v1,v2,… (repeatable: a grid of every combination).")
     var vary: [String] = []
+
+    @Option(help: "Run only shard I of N of the grid's points (e.g. 2/3; one CI job each), to merge with --merge.")
+    var shard: String?
+
+    @Option(parsing: .upToNextOption, help: "Merge the files of a sweep's shards (bench sweep --shard … --json) instead of running one.")
+    var merge: [String] = []
 
     @Option(help: "The workload varied: a preset name from Corpora/workloads or a spec file path (default: default).")
     var workload: String?
@@ -64,10 +78,31 @@ struct SweepCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if !merge.isEmpty {
+            guard vary.isEmpty, workload == nil, shard == nil else { throw ValidationError("--merge puts finished shards together; it takes no --vary, --workload or --shard") }
+            return
+        }
+        if let shard {
+            guard Sweep.Shard.parse(shard) != nil else { throw ValidationError("--shard takes I/N with 1 ≤ I ≤ N ≤ 1000 (e.g. 2/3), got \"\(shard)\"") }
+            guard json != nil else { throw ValidationError("--shard writes its points for bench sweep --merge to put together: give --json FILE") }
+        }
         _ = try axes()
     }
 
+    func runMerge() throws {
+        try OutputPaths.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)], inputs: merge.map { ("--merge", $0) })
+        let jsonFile = try json.map(AtomicFile.init(path:))
+        let svgFile = try svg.map(AtomicFile.init(path:))
+        let shards = try merge.map { file in (sweep: try Sweep.decode(try BoundedFile.read(file, limit: RunReport.maxFileBytes), file: file), file: file) }
+        let sweep = try Sweep.merge(shards)
+        if let note = sweep.hostsNote { TextOutput.standardError("bench: \(note)") }
+        try TextOutput.printLine(sweep.table())
+        try jsonFile?.commit(with: sweep.json())
+        try svgFile?.commit(with: Data(sweep.svg().utf8))
+    }
+
     func run() throws {
+        if !merge.isEmpty { return try runMerge() }
         options.progressOption.apply()
         try OutputPaths.refuseOverwriting(outputs: [("--json", json), ("--svg", svg)],
                                      inputs: [("--workload", workload.flatMap { WorkloadSpec.isFile($0) ? $0 : nil })] + options.plugins.map { ("--plugin", PluginLibrary.path(ofArgument: $0)) })
@@ -78,7 +113,12 @@ struct SweepCommand: ParsableCommand {
         let plugins = try options.pluginStrategies()
         var first = true
         let progress = ProgressLine(enabled: true)
-        let sweep = try Sweep.run(base: base, axes: axes, configure: { spec in
+        let gridPoints = axes.reduce(1) { $0 * $1.values.count }
+        let part = try shard.flatMap(Sweep.Shard.parse).map { s -> Sweep.Shard in
+            guard s.index <= gridPoints else { throw ValidationError("--shard \(s.index)/\(s.count): the grid has only \(gridPoints) point\(gridPoints == 1 ? "" : "s"), so shard \(s.index) would run none; use at most \(gridPoints) shard\(gridPoints == 1 ? "" : "s")") }
+            return Sweep.Shard(index: s.index, count: s.count, gridPoints: gridPoints)
+        }
+        let sweep = try Sweep.run(base: base, axes: axes, shard: part, configure: { spec in
             defer { first = false }
             return try options.makeConfiguration(input: .generated(spec), plugins: plugins, announce: first)
         }, progress: { progress.note($0) })

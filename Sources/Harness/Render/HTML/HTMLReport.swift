@@ -32,6 +32,25 @@ package struct HTMLReport {
         return .run(try RunReport.decode(bytes, file: path), file: path)
     }
 
+    /// The inputs with the files of each sweep run in shards merged into one sweep, where its first
+    /// shard stood (`Sweep.merge` refuses a missing shard, one twice, or shards of two commits).
+    package static func mergingShards(_ inputs: [Input]) throws -> [Input] {
+        var groups: [String: [(sweep: Sweep, file: String)]] = [:]
+        for case .sweep(let s, let f) in inputs where s.isShard {
+            groups["\(s.workload)\u{0}\(Sweep.axesText(s.axes))\u{0}\(s.shard!.count)", default: []].append((s, f))
+        }
+        guard !groups.isEmpty else { return inputs }
+        var merged: [String: Input] = [:]
+        for (key, shards) in groups {
+            merged[key] = .sweep(try Sweep.merge(shards), file: shards.map(\.file).joined(separator: " + "))
+        }
+        return inputs.compactMap { input in
+            guard case .sweep(let s, let f) = input, s.isShard else { return input }
+            let key = "\(s.workload)\u{0}\(Sweep.axesText(s.axes))\u{0}\(s.shard!.count)"
+            return groups[key]?.first?.file == f ? merged[key] : nil
+        }
+    }
+
     var runs: [(report: RunReport, file: String)] {
         inputs.compactMap { if case .run(let r, let f) = $0 { return (r, f) } else { return nil } }
     }
