@@ -3,7 +3,8 @@ import XCTest
 
 /// Range subscriptions cut into cells (`IntervalCells`) must answer as `reference` does: at every
 /// interval end, strict and not, at -0, for empty intervals, absent and mistyped attributes, and for
-/// integers beyond 2^53 (which the cells cannot compare, so the conditions are evaluated one by one).
+/// integers beyond 2^53 (which the cells cannot compare, so the conditions are evaluated one by one),
+/// for triggers with windows and for triggers with two conditions in the bucket.
 final class IntervalCellsTests: XCTestCase {
     func subscriptions(_ n: Int, seed: UInt64) -> (TriggerSet, [Double]) {
         var state = seed
@@ -24,7 +25,12 @@ final class IntervalCellsTests: XCTestCase {
                 if !ops.1.isEmpty { clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.1)","value":\#(hi)}]"#) }
             }
             if clauses.isEmpty { clauses.append(#"[{"property":"a0","type":"number","op":"gte","value":-0.0}]"#) }
-            triggers.append(#"{"id":"s\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[\#(clauses.joined(separator: ","))]}]}"#)
+            // Windows that shut out the events (at 1970) or hold them, and a second condition of the
+            // same bucket: matches the cells decide are still screened and counted once.
+            let window = t % 7 == 0 ? #""start_time":"2000-01-01T00:00:00Z","# : t % 11 == 0 ? #""end_time":"2000-01-01T00:00:00Z","# : ""
+            let condition = #"{"type":"custom_event","event_name":"e","filters":[\#(clauses.joined(separator: ","))]}"#
+            let second = t % 13 == 0 ? #",{"type":"custom_event","event_name":"e","filters":[[{"property":"a0","type":"number","op":"lte","value":0}]]}"# : ""
+            triggers.append(#"{"id":"s\#(t)",\#(window)"conditions":[\#(condition)\#(second)]}"#)
         }
         // A few conditions of another form beside them: evaluated in full.
         for t in 0..<20 {

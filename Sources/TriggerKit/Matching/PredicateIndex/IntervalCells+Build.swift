@@ -7,21 +7,25 @@ extension IntervalCells {
         let (splitStart, splits) = Self.splits(of: grouped)
         let cuts = (0..<attributes).map { Cut(splits: splits, first: Int(splitStart[$0]), count: Int(splitStart[$0 + 1] - splitStart[$0])) }
         let totalCells = splits.count + attributes
-        let (ownedFail, absentBits, partialCount) = Self.failBits(of: grouped, cuts: cuts, words: words, cells: totalCells)
-        let (ownedPartialStart, ownedPartials) = Self.partials(of: grouped, cuts: cuts, countPerCell: partialCount)
+        let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, words: words, cells: totalCells)
+        let lows = EndLists(of: grouped, cuts: cuts, cells: totalCells, high: false)
+        let highs = EndLists(of: grouped, cuts: cuts, cells: totalCells, high: true)
         var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
+        let (low, high) = (PredicateProgram.timeKey(-.infinity), PredicateProgram.timeKey(.infinity))
+        let ownedTriggers = FrozenBuffer(grouped.entryOf.map { e -> Int32 in
+            let entry = run[Int(e)]
+            return entry.action < 0 && entry.windowFrom == low && entry.covers(timeKey: high) ? entry.trigger : -1
+        })
         let ownedEntries = FrozenBuffer(grouped.entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits), ownedResidual = FrozenBuffer(grouped.residual)
-        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
+        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base, triggerOf: ownedTriggers.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: grouped.keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
-                  partialStart: ownedPartialStart.base, partials: ownedPartials.base, residual: ownedResidual.base,
-                  residualCount: ownedResidual.count)
-        owners = [ownedEntries, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedPartialStart, ownedPartials,
-                  ownedResidual]
+                  lows: lows.raw, highs: highs.raw, residual: ownedResidual.base, residualCount: ownedResidual.count)
+        owners = [ownedEntries, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
     }
 
     /// Every interval of the conditions the cells decide, as a record grouped by attribute.
@@ -101,15 +105,13 @@ extension IntervalCells {
     }
 
     /// Per cell, the conditions an interval of the cell's attribute rules out wholly (`words` words
-    /// each); per attribute, the conditions it constrains (failing when the event lacks it); and per
-    /// cell, how many intervals cover it only in part.
+    /// each); and per attribute, the conditions it constrains (failing when the event lacks it).
     private static func failBits(of grouped: Grouped, cuts: [Cut], words: Int, cells totalCells: Int)
-        -> (fail: FrozenBuffer<UInt64>, absent: [UInt64], partialCount: [Int32]) {
+        -> (fail: FrozenBuffer<UInt64>, absent: [UInt64]) {
         // Written in place in the buffer the index keeps (an array copied into it held the bitsets twice).
         let failBits = FrozenBuffer<UInt64>.allocate(totalCells * words)
         failBits.initialize(repeating: 0, count: totalCells * words)
         var absentBits = [UInt64](repeating: 0, count: cuts.count * words)
-        var partialCount = [Int32](repeating: 0, count: totalCells)
         for (a, g) in grouped.groups.enumerated() {
             let cut = cuts[a]
             let base = cut.first + a  // the attribute's first cell
@@ -124,7 +126,6 @@ extension IntervalCells {
                 absentBits[a * words + c >> 6] |= 1 << UInt64(c & 63)
                 hiStart[cut.cell(rec.hi) + 1].append(rec.condition)
                 loEnd[cut.cell(rec.lo)].append(rec.condition)  // fails in cells 0..<cell(lo)
-                cut.forEachPartialCell(rec.lo, rec.hi) { partialCount[base + $0] += 1 }
             }
             var running = [UInt64](repeating: 0, count: words)
             for j in 0..<cells {
@@ -137,29 +138,53 @@ extension IntervalCells {
                 for w in 0..<words { failBits[(base + j) * words + w] |= running[w] }
             }
         }
-        return (FrozenBuffer(adopting: failBits, count: totalCells * words), absentBits, partialCount)
+        return (FrozenBuffer(adopting: failBits, count: totalCells * words), absentBits)
     }
 
-    /// The intervals covering each cell in part, cell after cell in one buffer (lists per cell, then
-    /// joined, held them twice), and where each cell's run starts.
-    private static func partials(of grouped: Grouped, cuts: [Cut], countPerCell: [Int32])
-        -> (start: FrozenBuffer<Int32>, partials: FrozenBuffer<Partial>) {
-        var partialStart = [Int32](repeating: 0, count: countPerCell.count + 1)
-        for j in countPerCell.indices { partialStart[j + 1] = partialStart[j] + countPerCell[j] }
-        let partialTotal = Int(partialStart[countPerCell.count])
-        let partials = FrozenBuffer<Partial>.allocate(partialTotal)
-        var place = partialStart.map(Int.init)
-        for (a, g) in grouped.groups.enumerated() {
-            let cut = cuts[a]
-            for r in g {
-                let rec = grouped.records[r]
-                cut.forEachPartialCell(rec.lo, rec.hi) { j in
-                    (partials + place[cut.first + a + j]).initialize(to: Partial(lo: rec.lo, hi: rec.hi, condition: rec.condition))
-                    place[cut.first + a + j] += 1
+    /// One side's ends inside their cells (`IntervalCells.Ends`), sorted within each cell: a low end
+    /// on its cell's lower edge (or below every cell) and a high end of +infinity decide nothing.
+    private struct EndLists {
+        let raw: Ends
+        let owners: [any AnyObject & Sendable]
+
+        init(of grouped: Grouped, cuts: [Cut], cells: Int, high: Bool) {
+            var start = [Int32](repeating: 0, count: cells + 1)
+            func forEachEnd(_ body: (_ cell: Int, _ value: Double, _ condition: Int32) -> Void) {
+                for (a, g) in grouped.groups.enumerated() {
+                    let cut = cuts[a]
+                    for r in g {
+                        let rec = grouped.records[r]
+                        let v = high ? rec.hi : rec.lo
+                        let j = cut.cell(v)
+                        if high ? v < cut.upper(j) : v > cut.lower(j) { body(cut.first + a + j, v, rec.condition) }
+                    }
                 }
             }
+            forEachEnd { g, _, _ in start[g + 1] += 1 }
+            for g in 0..<cells { start[g + 1] += start[g] }
+            let total = Int(start[cells])
+            var pairs = [(value: Double, condition: Int32)](repeating: (0, 0), count: total)
+            var place = start.map(Int.init)
+            forEachEnd { g, v, c in
+                pairs[place[g]] = (v, c)
+                place[g] += 1
+            }
+            let values = FrozenBuffer<Double>.allocate(total), conditions = FrozenBuffer<Int32>.allocate(total)
+            pairs.withUnsafeMutableBufferPointer { all in
+                for g in 0..<cells where start[g + 1] - start[g] > 1 {
+                    var run = UnsafeMutableBufferPointer(rebasing: all[Int(start[g])..<Int(start[g + 1])])
+                    run.sort { $0.value < $1.value }
+                }
+                for k in 0..<total {
+                    (values + k).initialize(to: all[k].value)
+                    (conditions + k).initialize(to: all[k].condition)
+                }
+            }
+            let ownedStart = FrozenBuffer(start), ownedValues = FrozenBuffer(adopting: values, count: total)
+            let ownedConditions = FrozenBuffer(adopting: conditions, count: total)
+            raw = Ends(start: ownedStart.base, value: ownedValues.base, condition: ownedConditions.base)
+            owners = [ownedStart, ownedValues, ownedConditions]
         }
-        return (FrozenBuffer(partialStart), FrozenBuffer(adopting: partials, count: partialTotal))
     }
 }
 
@@ -177,12 +202,4 @@ private struct Cut {
 
     func lower(_ j: Int) -> Double { j == 0 ? -.infinity : splits[first + j - 1] }
     func upper(_ j: Int) -> Double { j == count ? .infinity : splits[first + j] }
-
-    /// The cells `[lo, hi]` covers only in part: only its two end cells can be.
-    func forEachPartialCell(_ lo: Double, _ hi: Double, _ body: (Int) -> Void) {
-        let cl = cell(lo), ch = cell(hi)
-        guard cl <= ch else { return }
-        if !(lo <= lower(cl) && hi >= upper(cl)) { body(cl) }
-        if ch != cl, !(lo <= lower(ch) && hi >= upper(ch)) { body(ch) }
-    }
 }

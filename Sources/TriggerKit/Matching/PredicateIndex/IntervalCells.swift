@@ -6,20 +6,23 @@
 /// - each condition's comparisons on one attribute are one closed interval `[lo, hi]` of doubles
 ///   (a strict bound is moved to the next double, exact for any double value);
 /// - each attribute's value domain is cut into cells, equi-depth over the intervals' ends; per cell,
-///   a bitset of the conditions whose interval misses the whole cell, and a list of the intervals
-///   that only partly cover it (their ends lie inside);
+///   a bitset of the conditions whose interval misses the whole cell, and two lists of the ends that
+///   lie inside it, sorted: the low ends (a value below one fails) and the high ends (a value above);
 /// - an event ORs, per attribute, its value's cell bitset (or, when it lacks the attribute or holds
 ///   another type, the bitset of every condition constraining it: a comparison on a missing property
-///   fails), checks the partial intervals of its cells exactly, and every condition left unset holds.
+///   fails), finds its value in its cell's two end lists by binary search and marks the conditions
+///   on the failing side without comparing them, and every condition left unset holds.
 ///
 /// Conditions of the bucket that are not of this form are evaluated as a scanned bucket's are.
 /// Everything the probe reads is in manually allocated memory, reached through `raw`.
 package struct IntervalCells: Sendable {
-    /// An interval that partly covers a cell: the event's value is compared with both ends.
-    struct Partial: Sendable, BitwiseCopyable {
-        var lo: Double
-        var hi: Double
-        var condition: Int32
+    /// Interval ends inside cells, cell after cell, each cell's run sorted by value: cell `g`'s are
+    /// `value[start[g]..<start[g + 1]]`, and `condition` holds each end's condition (two arrays, not
+    /// one of pairs: a probe reads the values it searches, then only the conditions it marks).
+    struct Ends: @unchecked Sendable, BitwiseCopyable {
+        var start: UnsafeMutablePointer<Int32>
+        var value: UnsafeMutablePointer<Double>
+        var condition: UnsafeMutablePointer<Int32>
     }
 
     /// The probe's view: plain pointers and counts (copying it retains nothing).
@@ -30,6 +33,9 @@ package struct IntervalCells: Sendable {
         var attributes: Int
         /// Per indexed condition, its entry's position in the run.
         var entryOf: UnsafeMutablePointer<Int32>
+        /// Per indexed condition, its trigger when its entry admits every event (no window, any push
+        /// action), else -1: a match is then added without reading the entry (a cache miss per match).
+        var triggerOf: UnsafeMutablePointer<Int32>
         /// Per property key id below `keyLimit`, its attribute (or -1).
         var attributeOfKey: UnsafeMutablePointer<Int32>
         var keyLimit: Int
@@ -41,9 +47,9 @@ package struct IntervalCells: Sendable {
         var failBits: UnsafeMutablePointer<UInt64>
         /// Attribute `a`'s conditions (they fail when the event lacks it): `absentBits[a * words...]`.
         var absentBits: UnsafeMutablePointer<UInt64>
-        /// Cell `g`'s partial intervals: `partials[partialStart[g]..<partialStart[g + 1]]`.
-        var partialStart: UnsafeMutablePointer<Int32>
-        var partials: UnsafeMutablePointer<Partial>
+        /// Low ends above their cell's lower edge (a value below fails), and high ends (a value above fails).
+        var lows: Ends
+        var highs: Ends
         /// Entries of the bucket (positions in the run) that are not indexed: evaluated in full.
         var residual: UnsafeMutablePointer<Int32>
         var residualCount: Int
@@ -58,11 +64,11 @@ package struct IntervalCells: Sendable {
     /// Scratch words a probe uses: the bitset, then per attribute its cell (or -1) and value.
     var scratchWords: Int { raw.words + 2 * raw.attributes }
 
-    /// Bytes the index holds (bitsets, partial lists, splits, maps).
+    /// Bytes the index holds (bitsets, end lists, splits, maps).
     var bytes: Int {
         let cells = Int(raw.splitStart[raw.attributes]) + raw.attributes
-        return (cells + raw.attributes) * raw.words * 8 + Int(raw.partialStart[cells]) * MemoryLayout<Partial>.stride
-            + cells * 12 + raw.conditions * 4 + raw.keyLimit * 4
+        return (cells + raw.attributes) * raw.words * 8 + Int(raw.lows.start[cells] + raw.highs.start[cells]) * 12
+            + cells * 16 + raw.conditions * 8 + raw.keyLimit * 4
     }
 
     /// Cell bitsets a build may spend per indexed condition, summed over all attributes, in bits: the

@@ -96,8 +96,21 @@ extension PredicateIndexMatcher {
         let r = cells.unsafelyUnwrapped.base[k].raw
         let entries = spans.entries.base
         let area = scratch.cellArea(words: cellScratchWords)
-        let decided = IntervalCells.probe(r, i, events, area: area) { e in
-            Self.accept(entries[Int(e)], i, events, scratch)
+        let decided = IntervalCells.probe(r, i, events, area: area)
+        if decided {
+            // In three walks over the bitset, each starting the next one's loads: the matches are
+            // scattered over tables the bitsets pushed out of cache, and one walk waited for each load.
+            IntervalCells.forEachHolding(r, area: area) { c in IntervalCells.prefetch(r.triggerOf + c) }
+            let stamps = scratch.stamps
+            IntervalCells.forEachHolding(r, area: area) { c in IntervalCells.prefetch(stamps + Int(max(r.triggerOf[c], 0))) }
+            IntervalCells.forEachHolding(r, area: area) { c in
+                let t = r.triggerOf[c]
+                if t >= 0 {
+                    if scratch.add(t) { scratch.candidates &+= 1 }
+                } else {
+                    Self.accept(entries[Int(r.entryOf[c])], i, events, scratch)
+                }
+            }
         }
         if !decided {
             for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
