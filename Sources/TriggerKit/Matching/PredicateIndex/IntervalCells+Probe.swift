@@ -25,32 +25,74 @@ extension IntervalCells {
             cellOf[a] = UInt64(past &+ a)
             valueOf[a] = v.bitPattern
         }
+        let found = valueOf + attributes
+        searchEnds(r, cellOf: cellOf, valueOf: valueOf, found: found)
         // The conditions that fail: per attribute, those missing its cell, or all that constrain it.
-        for a in 0..<attributes {
+        // Four attributes' bitsets per pass (a short last group repeats one): the bitset is written
+        // once per four reads, and four streams are read at once.
+        func source(_ a: Int) -> UnsafeMutablePointer<UInt64> {
             let g = cellOf[a]
-            let source = g == .max ? r.absentBits + a &* words : r.failBits + Int(g) &* words
-            if a == 0 {
-                bits.update(from: source, count: words)
-            } else {
-                for w in 0..<words { bits[w] |= source[w] }
-            }
+            return g == .max ? r.absentBits + a &* words : r.failBits + Int(g) &* words
         }
-        // Ends inside the value's cell: in each sorted run, the failing side found by binary search and
-        // marked without a comparison per end (low ends above the value, high ends below it).
+        bits.update(repeating: 0, count: words)
+        var a = 0
+        while a < attributes {
+            let s0 = source(a), s1 = source(min(a &+ 1, attributes &- 1))
+            let s2 = source(min(a &+ 2, attributes &- 1)), s3 = source(min(a &+ 3, attributes &- 1))
+            for w in 0..<words { bits[w] |= s0[w] | s1[w] | s2[w] | s3[w] }
+            a &+= 4
+        }
+        // Ends inside the value's cell: the failing side of each sorted run, marked without a comparison
+        // per end (low ends above the value, high ends below it).
         for a in 0..<attributes where cellOf[a] != .max {
             let g = Int(cellOf[a])
-            let v = Double(bitPattern: valueOf[a])
-            let lows = r.lows, highs = r.highs
-            let loEnd = Int(lows.start[g &+ 1])
-            for k in firstPast(lows.value, from: Int(lows.start[g]), to: loEnd, v, orEqual: true)..<loEnd {
-                mark(bits, lows.condition[k])
-            }
-            let hiStart = Int(highs.start[g])
-            for k in hiStart..<firstPast(highs.value, from: hiStart, to: Int(highs.start[g &+ 1]), v, orEqual: false) {
-                mark(bits, highs.condition[k])
-            }
+            for k in Int(found[2 &* a])..<Int(r.lows.start[g &+ 1]) { mark(bits, r.lows.condition[k]) }
+            for k in Int(r.highs.start[g])..<Int(found[2 &* a &+ 1]) { mark(bits, r.highs.condition[k]) }
         }
         return true
+    }
+
+    /// Per attribute `a` with a cell, into `found[2a]` the first of its cell's low ends above the value
+    /// and into `found[2a + 1]` the first of its high ends not below it (`firstPast`); `found` has
+    /// `4 × attributes` words, the second half for the searches' widths. All the binary searches go
+    /// step by step together: each step's loads are independent, so their cache misses overlap
+    /// instead of following one another (the end lists are rarely in cache).
+    @inline(__always)
+    static func searchEnds(_ r: Raw, cellOf: UnsafeMutablePointer<UInt64>, valueOf: UnsafeMutablePointer<UInt64>,
+                           found: UnsafeMutablePointer<UInt64>) {
+        let searches = 2 &* r.attributes, left = found + searches
+        for a in 0..<r.attributes {
+            let g = Int(truncatingIfNeeded: cellOf[a])
+            guard cellOf[a] != .max else {
+                left[2 &* a] = 0
+                left[2 &* a &+ 1] = 0
+                continue
+            }
+            found[2 &* a] = UInt64(r.lows.start[g])
+            left[2 &* a] = UInt64(r.lows.start[g &+ 1] &- r.lows.start[g])
+            found[2 &* a &+ 1] = UInt64(r.highs.start[g])
+            left[2 &* a &+ 1] = UInt64(r.highs.start[g &+ 1] &- r.highs.start[g])
+        }
+        // `found[k]` is the base and `left[k]` the width of search `k` (even: low ends, odd: high ends).
+        var stepping = true
+        while stepping {
+            stepping = false
+            for k in 0..<searches where left[k] > 1 {
+                let n = Int(left[k]), half = n >> 1
+                let high = k & 1 != 0
+                let x = (high ? r.highs.value : r.lows.value)[Int(found[k]) &+ half]
+                let v = Double(bitPattern: valueOf[k >> 1])
+                found[k] &+= UInt64(half & (0 &- Int(unsafeBitCast(high ? x < v : x <= v, to: UInt8.self))))
+                left[k] = UInt64(n &- half)
+                stepping = true
+            }
+        }
+        for k in 0..<searches where left[k] == 1 {
+            let high = k & 1 != 0
+            let x = (high ? r.highs.value : r.lows.value)[Int(found[k])]
+            let v = Double(bitPattern: valueOf[k >> 1])
+            found[k] &+= UInt64(unsafeBitCast(high ? x < v : x <= v, to: UInt8.self))
+        }
     }
 
     /// Calls `body` with the number of every condition left unset in `area` by `probe`.

@@ -61,8 +61,9 @@ package struct IntervalCells: Sendable {
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
 
-    /// Scratch words a probe uses: the bitset, then per attribute its cell (or -1) and value.
-    var scratchWords: Int { raw.words + 2 * raw.attributes }
+    /// Scratch words a probe uses: the bitset, then per attribute its cell (or -1) and value, then
+    /// per attribute two end searches' positions and widths (`searchEnds`).
+    var scratchWords: Int { raw.words + 6 * raw.attributes }
 
     /// Bytes the index holds (bitsets, end lists, splits, maps).
     var bytes: Int {
