@@ -7,9 +7,17 @@ extension IntervalCells {
         let (splitStart, splits) = Self.splits(of: grouped)
         let cuts = (0..<attributes).map { Cut(splits: splits, first: Int(splitStart[$0]), count: Int(splitStart[$0 + 1] - splitStart[$0])) }
         let totalCells = splits.count + attributes
-        let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, words: words, cells: totalCells)
-        let lows = EndLists(of: grouped, cuts: cuts, cells: totalCells, high: false)
-        let highs = EndLists(of: grouped, cuts: cuts, cells: totalCells, high: true)
+        // Each end's cell, found once (three passes below need it; a search each was a quarter of a build).
+        var loCell = [Int32](repeating: 0, count: grouped.records.count), hiCell = loCell
+        for (a, g) in grouped.groups.enumerated() {
+            for r in g {
+                loCell[r] = Int32(cuts[a].cell(grouped.records[r].lo))
+                hiCell[r] = Int32(cuts[a].cell(grouped.records[r].hi))
+            }
+        }
+        let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, loCell: loCell, hiCell: hiCell, words: words, cells: totalCells)
+        let lows = EndLists(of: grouped, cuts: cuts, cellOf: loCell, cells: totalCells, high: false)
+        let highs = EndLists(of: grouped, cuts: cuts, cellOf: hiCell, cells: totalCells, high: true)
         var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
@@ -106,7 +114,7 @@ extension IntervalCells {
 
     /// Per cell, the conditions an interval of the cell's attribute rules out wholly (`words` words
     /// each); and per attribute, the conditions it constrains (failing when the event lacks it).
-    private static func failBits(of grouped: Grouped, cuts: [Cut], words: Int, cells totalCells: Int)
+    private static func failBits(of grouped: Grouped, cuts: [Cut], loCell: [Int32], hiCell: [Int32], words: Int, cells totalCells: Int)
         -> (fail: FrozenBuffer<UInt64>, absent: [UInt64]) {
         // Written in place in the buffer the index keeps (an array copied into it held the bitsets twice).
         let failBits = FrozenBuffer<UInt64>.allocate(totalCells * words)
@@ -124,8 +132,8 @@ extension IntervalCells {
                 let rec = grouped.records[r]
                 let c = Int(rec.condition)
                 absentBits[a * words + c >> 6] |= 1 << UInt64(c & 63)
-                hiStart[cut.cell(rec.hi) + 1].append(rec.condition)
-                loEnd[cut.cell(rec.lo)].append(rec.condition)  // fails in cells 0..<cell(lo)
+                hiStart[Int(hiCell[r]) + 1].append(rec.condition)
+                loEnd[Int(loCell[r])].append(rec.condition)  // fails in cells 0..<cell(lo)
             }
             var running = [UInt64](repeating: 0, count: words)
             for j in 0..<cells {
@@ -147,7 +155,7 @@ extension IntervalCells {
         let raw: Ends
         let owners: [any AnyObject & Sendable]
 
-        init(of grouped: Grouped, cuts: [Cut], cells: Int, high: Bool) {
+        init(of grouped: Grouped, cuts: [Cut], cellOf: [Int32], cells: Int, high: Bool) {
             var start = [Int32](repeating: 0, count: cells + 1)
             func forEachEnd(_ body: (_ cell: Int, _ value: Double, _ condition: Int32) -> Void) {
                 for (a, g) in grouped.groups.enumerated() {
@@ -155,7 +163,7 @@ extension IntervalCells {
                     for r in g {
                         let rec = grouped.records[r]
                         let v = high ? rec.hi : rec.lo
-                        let j = cut.cell(v)
+                        let j = Int(cellOf[r])
                         if high ? v < cut.upper(j) : v > cut.lower(j) { body(cut.first + a + j, v, rec.condition) }
                     }
                 }
