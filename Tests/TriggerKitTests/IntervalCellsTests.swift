@@ -2,7 +2,7 @@ import TriggerKit
 import XCTest
 
 /// Range subscriptions cut into cells (`IntervalCells`) must answer as `reference` does: at every
-/// interval end, strict and not, at -0, for empty intervals, absent and mistyped attributes, and for
+/// interval end, strict and not, at -0, for empty intervals, absent and mistyped attributes, for
 /// integers beyond 2^53 (which the cells cannot compare, so the conditions are evaluated one by one),
 /// for triggers with windows and for triggers with two conditions in the bucket.
 final class IntervalCellsTests: XCTestCase {
@@ -44,7 +44,7 @@ final class IntervalCellsTests: XCTestCase {
         let (set, ends) = subscriptions(400, seed: 7)
         let vocabulary = Vocabulary(set)
         var columns = EventColumns(vocabulary: vocabulary)
-        var values: [PropertyValue] = [.double(-0.0), .int(0), .int(9_007_199_254_740_993), .string("3"), .bool(true)]
+        var values: [PropertyValue] = [.double(-0.0), .int(0), .int(9_007_199_254_740_993), .string("3"), .bool(true), .double(.nan)]
         for e in ends { values += [.double(e), .double(e.nextUp), .double(e.nextDown)] }
         for e in ends where e == e.rounded() { values.append(.int(Int64(e))) }
         var k = 0
@@ -79,6 +79,72 @@ final class IntervalCellsTests: XCTestCase {
             let plan = index.plan(of: index.buckets.customByName[Int(vocabulary.symbols.lookup(name)!)])
             XCTAssertNotEqual(plan, .cells, name)
             XCTAssertNotEqual(plan, .scan, name)
+        }
+    }
+
+    /// Bounds and event integers around 2^53 and 2^63, where an integer lies between two doubles: a
+    /// strict bound moved to the next double would decide it wrongly, so the answer must be the exact
+    /// comparison's (it failed when such integers were compared through the doubles beside them).
+    func testIntegersBeyondTwoToTheFiftyThree() throws {
+        let bounds = ["9007199254740992", "9007199254740994.0", "-9007199254740994.0", "4611686018427387904.0",
+                      "9.223372036854775808e18", "-9.223372036854775808e18", "1e19", "0"]
+        var triggers: [String] = []
+        for t in 0..<300 {
+            let (lo, hi) = (bounds[t % bounds.count], bounds[(t / bounds.count + 1) % bounds.count])
+            let ops = [("gte", "lte"), ("gt", "lt"), ("gte", "lt"), ("gt", "lte")][t % 4]
+            triggers.append(#"{"id":"b\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"a","type":"number","op":"\#(ops.0)","value":\#(lo)}],[{"property":"a","type":"number","op":"\#(ops.1)","value":\#(hi)}]]}]}"#)
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        let near: [Int64] = [1 << 53, 1 << 62, .max, .min, -(1 << 53)]
+        for base in near {
+            for delta: Int64 in [-3, -2, -1, 0, 1, 2, 3] {
+                let (v, overflow) = base.addingReportingOverflow(delta)
+                if !overflow { columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["a": .int(v)])) }
+            }
+        }
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual(try XCTUnwrap(index.cells, "the bucket is cut into cells").count, 1)
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 100)
+    }
+
+    /// One, three and five attributes (a short last group of bitsets ORed together), and one attribute
+    /// under 20,000 conditions: a few dozen ends per cell, so the searches take several steps.
+    func testCellsAgreeOnOneToFiveAttributesAndLongEndLists() throws {
+        for (d, n) in [(1, 20_000), (3, 3_000), (5, 3_000)] {
+            var state = UInt64(d)
+            func next(_ bound: Int) -> Int {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Int((state >> 33) % UInt64(bound))
+            }
+            var ends: [Double] = []
+            var triggers: [String] = []
+            for t in 0..<n {
+                var clauses: [String] = []
+                for a in 0..<d where a == t % d || next(3) > 0 {
+                    let lo = Double(next(4000) - 2000) / 2, hi = lo + Double(next(800)) / 2
+                    ends += [lo, hi]
+                    let ops = [("gte", "lte"), ("gt", "lt"), ("gte", "lt"), ("gt", "lte")][next(4)]
+                    clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.0)","value":\#(lo)}]"#)
+                    clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.1)","value":\#(hi)}]"#)
+                }
+                triggers.append(#"{"id":"s\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[\#(clauses.joined(separator: ","))]}]}"#)
+            }
+            let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+            let vocabulary = Vocabulary(set)
+            var columns = EventColumns(vocabulary: vocabulary)
+            for k in 0..<300 {
+                var properties: [String: PropertyValue] = [:]
+                for a in 0..<d where d == 1 || (k + a) % 4 != 0 {
+                    let e = ends[next(ends.count)]
+                    properties["a\(a)"] = .double([e, e.nextUp, e.nextDown][next(3)])
+                }
+                columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: properties))
+            }
+            let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+            XCTAssertEqual(try XCTUnwrap(index.cells, "\(d) attributes: cut into cells").count, 1)
+            XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 300, "\(d) attributes")
         }
     }
 }

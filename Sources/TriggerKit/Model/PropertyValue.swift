@@ -76,10 +76,12 @@ public enum NumberComparison {
         }
     }
 
-    /// Compares an Int64 with a finite Double exactly.
+    /// Compares an Int64 with a Double exactly (a NaN compares above every number).
     @inlinable
     public static func compare(int i: Int64, double d: Double) -> Int {
-        if d >= 9_223_372_036_854_775_808.0 { return -1 }
+        // A NaN (an embedder's; JSON has none) is above every number, as in double comparisons here;
+        // converting it to Int64 below would trap.
+        if d.isNaN || d >= 9_223_372_036_854_775_808.0 { return -1 }
         if d < -9_223_372_036_854_775_808.0 { return 1 }
         let whole = d.rounded(.towardZero)
         let w = Int64(whole)

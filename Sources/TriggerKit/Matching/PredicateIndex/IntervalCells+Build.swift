@@ -88,7 +88,7 @@ extension IntervalCells {
         var splitStart: [Int32] = [0], splits: [Double] = []
         for g in grouped.groups {
             let share = max(1, cellBudget * g.count / max(grouped.records.count, 1))
-            // Equi-depth over the finite ends: each cell holds about as many ends, so as many partials.
+            // Equi-depth over the finite ends: each cell holds about as many ends, so end lists of about equal length.
             // Quantiles of an evenly strided sample of at most ~32,768 ends are as good and cost no full sort.
             var ends: [Double] = []
             let stride = max(1, g.count / 16_384)

@@ -1,11 +1,10 @@
-#if canImport(CPrefetch)
 import CPrefetch
-#endif
 
 extension IntervalCells {
     /// Leaves in `area` (`scratchWords` words of the caller's scratch) the bitset of the indexed
     /// conditions that fail for event `i`: every one left unset holds (`forEachHolding`). Returns
-    /// false when a value cannot be compared exactly as a double (an integer beyond 2^53): the caller
+    /// false when a value cannot be compared exactly as a double (an integer beyond 2^53 that no
+    /// double holds: a strict bound moved to the next double is exact for doubles only): the caller
     /// then evaluates the indexed conditions one by one.
     @inline(__always)
     static func probe(_ r: Raw, _ i: Int, _ events: EventView, area: UnsafeMutablePointer<UInt64>) -> Bool {
@@ -19,7 +18,9 @@ extension IntervalCells {
             let a = Int(r.attributeOfKey[key])
             let tag = events.propertyTags[p]
             guard a >= 0, tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            guard let v = RangeLists.exactProbe(tag: tag, bits: events.propertyBits[p]) else { return false }
+            guard let exact = RangeLists.exactProbe(tag: tag, bits: events.propertyBits[p]) else { return false }
+            // A NaN (only an embedder can send one) compares above every number, as +infinity does.
+            let v = exact.isNaN ? .infinity : exact
             // The cell: past every split at or below the value (cells of `a` are numbered from `first + a`).
             let past = firstPast(r.splits, from: Int(r.splitStart[a]), to: Int(r.splitStart[a &+ 1]), v, orEqual: true)
             cellOf[a] = UInt64(past &+ a)

@@ -61,7 +61,7 @@ package struct IntervalCells: Sendable {
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
 
-    /// Scratch words a probe uses: the bitset, then per attribute its cell (or -1) and value, then
+    /// Scratch words a probe uses: the bitset, then per attribute its cell (or `.max`) and value, then
     /// per attribute two end searches' positions and widths (`searchEnds`).
     var scratchWords: Int { raw.words + 6 * raw.attributes }
 
@@ -73,8 +73,8 @@ package struct IntervalCells: Sendable {
     }
 
     /// Cell bitsets a build may spend per indexed condition, summed over all attributes, in bits: the
-    /// cells of all attributes together are at most this many. More cells mean fewer partial intervals
-    /// to check per event and more memory (one bit per condition per cell).
+    /// cells of all attributes together are at most this many. More cells mean fewer ends
+    /// to search and mark per event and more memory (one bit per condition per cell).
     static let cellBitsPerCondition = 2048
 
     /// The closed interval of `p`, or nil when `p` is not a number comparison this index decides

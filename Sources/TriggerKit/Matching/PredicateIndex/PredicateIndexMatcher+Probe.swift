@@ -96,13 +96,15 @@ extension PredicateIndexMatcher {
         let r = cells.unsafelyUnwrapped.base[k].raw
         let entries = spans.entries.base
         let area = scratch.cellArea(words: cellScratchWords)
-        let decided = IntervalCells.probe(r, i, events, area: area)
-        if decided {
+        if IntervalCells.probe(r, i, events, area: area) {
             // In three walks over the bitset, each starting the next one's loads: the matches are
             // scattered over tables the bitsets pushed out of cache, and one walk waited for each load.
             IntervalCells.forEachHolding(r, area: area) { c in IntervalCells.prefetch(r.triggerOf + c) }
             let stamps = scratch.stamps
-            IntervalCells.forEachHolding(r, area: area) { c in IntervalCells.prefetch(stamps + Int(max(r.triggerOf[c], 0))) }
+            IntervalCells.forEachHolding(r, area: area) { c in
+                let t = r.triggerOf[c]
+                if t >= 0 { IntervalCells.prefetch(stamps + Int(t)) } else { IntervalCells.prefetch(entries + Int(r.entryOf[c])) }
+            }
             IntervalCells.forEachHolding(r, area: area) { c in
                 let t = r.triggerOf[c]
                 if t >= 0 {
@@ -111,8 +113,7 @@ extension PredicateIndexMatcher {
                     Self.accept(entries[Int(r.entryOf[c])], i, events, scratch)
                 }
             }
-        }
-        if !decided {
+        } else {
             for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
         }
         for c in 0..<r.residualCount { scratch.appendListed(r.residual[c]) }
