@@ -27,6 +27,13 @@ extension PredicateProgram {
         func admits(timeKey: Int64, action eventAction: Int32) -> Bool {
             covers(timeKey: timeKey) && (action < 0 || action == eventAction)
         }
+
+        /// Whether the entry screen passes every event: no window and any push action. An index adds
+        /// such a condition's trigger without reading the entry again.
+        var admitsEveryEvent: Bool {
+            let from = PredicateProgram.timeKey(-.infinity)
+            return action < 0 && windowFrom == from && windowSpan == UInt64(bitPattern: PredicateProgram.timeKey(.infinity) &- from)
+        }
     }
 
     /// The compiled form of one bucket entry, or nil when it can never match (its action is one no

@@ -159,14 +159,12 @@ struct CountingIndex: Sendable {
         var filing = Filing()
         var initial = [UInt32](repeating: ~0, count: entries.count)
         var always: [Int32] = [], residual: [Int32] = [], markedAtStart: [Int32] = [], everywhere: [Int32] = []
-        let unbounded = (from: PredicateProgram.timeKey(-.infinity),
-                         span: UInt64(bitPattern: PredicateProgram.timeKey(.infinity) &- PredicateProgram.timeKey(-.infinity)))
         for e in entries {
             let local = e - entries.lowerBound
             let entry = run[e]
             let clauses = Int(entry.clauseStart)..<Int(entry.clauseEnd)
             if clauses.isEmpty {
-                if entry.action < 0, entry.windowFrom == unbounded.from, entry.windowSpan == unbounded.span {
+                if entry.admitsEveryEvent {
                     everywhere.append(entry.trigger)
                 } else {
                     always.append(Int32(e))

@@ -21,11 +21,7 @@ extension IntervalCells {
         var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
-        let (low, high) = (PredicateProgram.timeKey(-.infinity), PredicateProgram.timeKey(.infinity))
-        let ownedTriggers = FrozenBuffer(grouped.entryOf.map { e -> Int32 in
-            let entry = run[Int(e)]
-            return entry.action < 0 && entry.windowFrom == low && entry.covers(timeKey: high) ? entry.trigger : -1
-        })
+        let ownedTriggers = FrozenBuffer(grouped.entryOf.map { run[Int($0)].admitsEveryEvent ? run[Int($0)].trigger : -1 })
         let ownedEntries = FrozenBuffer(grouped.entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits), ownedResidual = FrozenBuffer(grouped.residual)
