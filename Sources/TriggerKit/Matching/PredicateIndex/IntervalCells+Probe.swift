@@ -83,7 +83,7 @@ extension IntervalCells {
                 let high = k & 1 != 0
                 let x = (high ? r.highs.value : r.lows.value)[Int(found[k]) &+ half]
                 let v = Double(bitPattern: valueOf[k >> 1])
-                found[k] &+= UInt64(half & (0 &- Int(unsafeBitCast(high ? x < v : x <= v, to: UInt8.self))))
+                found[k] &+= UInt64(half & (0 &- passes(x, v, orEqual: !high)))
                 left[k] = UInt64(n &- half)
                 stepping = true
             }
@@ -92,7 +92,7 @@ extension IntervalCells {
             let high = k & 1 != 0
             let x = (high ? r.highs.value : r.lows.value)[Int(found[k])]
             let v = Double(bitPattern: valueOf[k >> 1])
-            found[k] &+= UInt64(unsafeBitCast(high ? x < v : x <= v, to: UInt8.self))
+            found[k] &+= UInt64(passes(x, v, orEqual: !high))
         }
     }
 
@@ -132,10 +132,17 @@ extension IntervalCells {
         while n > 1 {
             let half = n >> 1
             let x = values[base &+ half]
-            base &+= half & (0 &- Int(unsafeBitCast(orEqual ? x <= v : x < v, to: UInt8.self)))
+            base &+= half & (0 &- passes(x, v, orEqual: orEqual))
             n &-= half
         }
         let x = values[base]
-        return base &+ Int(unsafeBitCast(orEqual ? x <= v : x < v, to: UInt8.self))
+        return base &+ passes(x, v, orEqual: orEqual)
+    }
+
+    /// 1 when a search for `v` moves past `x` (`x` below `v`, or equal with `orEqual`), else 0: an
+    /// integer, not a Bool, so a search step is a mask and no branch.
+    @inline(__always)
+    static func passes(_ x: Double, _ v: Double, orEqual: Bool) -> Int {
+        Int(unsafeBitCast(orEqual ? x <= v : x < v, to: UInt8.self))
     }
 }
