@@ -3,7 +3,8 @@ import XCTest
 
 /// Range subscriptions cut into cells (`IntervalCells`) must answer as `reference` does: at every
 /// interval end, strict and not, at -0, for empty intervals, absent and mistyped attributes, for
-/// integers beyond 2^53 (which the cells cannot compare, so the conditions are evaluated one by one),
+/// integers beyond 2^53 (which the cells cannot compare: their attribute is skipped and the conditions
+/// left are checked against their filters),
 /// for triggers with windows and for triggers with two conditions in the bucket.
 final class IntervalCellsTests: XCTestCase {
     func subscriptions(_ n: Int, seed: UInt64) -> (TriggerSet, [Double]) {
@@ -147,4 +148,38 @@ final class IntervalCellsTests: XCTestCase {
             XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 300, "\(d) attributes")
         }
     }
+
+    /// The program keeps no predicates for conditions the cells decide, except where another span
+    /// evaluates them: here the any-purchase bucket is cut into cells and also copied behind one
+    /// product's span, which is indexed otherwise, so its copies must still evaluate. And integers no
+    /// double holds, on one attribute of several: that attribute is skipped and checked exactly.
+    func testDecidedConditionsKeepPredicatesWhereAnotherSpanEvaluatesThem() throws {
+        var triggers: [String] = []
+        for t in 0..<300 {
+            let lo = t % 40, big = ["9007199254740992.0", "9007199254740994.0", "9.007199254740996e15"][t % 3]
+            let op = ["gt", "gte", "lt", "lte"][t % 4]
+            triggers.append(#"{"id":"any\#(t)","conditions":[{"type":"purchase","product_id":null,"filters":[[{"property":"price","type":"number","op":"gte","value":\#(lo)}],[{"property":"n","type":"number","op":"\#(op)","value":\#(big)}]]}]}"#)
+        }
+        for t in 0..<150 {
+            triggers.append(#"{"id":"p\#(t)","conditions":[{"type":"purchase","product_id":"p","filters":[[{"property":"tier","type":"string","op":"eq","value":"t\#(t % 9)"}]]}]}"#)
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        for product in ["p", "q"] {
+            for (k, n) in ([(1 << 53) - 1, 1 << 53, (1 << 53) + 1, (1 << 53) + 2, (1 << 53) + 3] as [Int64]).enumerated() {
+                for price in [0.0, 19.0, 45.0] {
+                    columns.append(Event(time: 1, kind: .purchase(productID: product), properties: ["price": .double(price), "n": .int(n), "tier": .string("t\(k)")]))
+                }
+            }
+            columns.append(Event(time: 1, kind: .purchase(productID: product), properties: ["price": .int(30), "n": .double(9_007_199_254_740_994)]))
+        }
+        // Counting left for bigger buckets: the any-purchase bucket is small enough to be copied.
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary, thresholds: .init(counted: 1_000))
+
+        XCTAssertTrue(index.spans.merged, "the any-purchase conditions are copied behind the product's span")
+        XCTAssertEqual(try XCTUnwrap(index.cells).count, 1)
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 1_000)
+    }
 }
+

@@ -86,7 +86,7 @@ extension PredicateProgram {
         let start: FrozenBuffer<Int32>
         /// Whether each span holds its companion bucket's entries too; if not, an event with two buckets
         /// scans two spans.
-        let merged: Bool
+        package let merged: Bool
 
         @inline(__always)
         package func range(of bucket: Int32) -> Range<Int> { Int(start[Int(bucket)])..<Int(start[Int(bucket) + 1]) }

@@ -212,6 +212,25 @@
                         literals: self.literals.base)
     }
 
+    /// `base` with other predicates and clauses (`stripping`): the set pools, regexes and windows are shared.
+    init(_ base: PredicateProgram, predicates: FrozenBuffer<Predicate>, clauseStart: FrozenBuffer<Int32>, conditions: [CompiledCondition]) {
+        self.predicates = predicates
+        self.clauseStart = clauseStart
+        self.conditions = conditions
+        conditionStart = base.conditionStart
+        stringSets = base.stringSets
+        numberSetTags = base.numberSetTags
+        numberSetBits = base.numberSetBits
+        regexes = base.regexes
+        regexBuffer = base.regexBuffer
+        literals = base.literals
+        windowFrom = base.windowFrom
+        windowTo = base.windowTo
+        tables = Tables(predicates: predicates.base, clauseStart: clauseStart.base, stringSets: base.tables.stringSets,
+                        numberSetTags: base.tables.numberSetTags, numberSetBits: base.tables.numberSetBits,
+                        regexes: base.tables.regexes, literals: base.tables.literals)
+    }
+
     /// Lays the clauses and predicates of the conditions out in `order` (see `init`), updating the
     /// conditions' clause ranges; the set pools and regexes they point into stay where they are.
     static func reorder(_ predicates: inout FrozenBuffer<Predicate>.Builder, _ clauseStart: inout FrozenBuffer<Int32>.Builder,

@@ -77,6 +77,16 @@ extension EventView {
         }
     }
 
+    /// The position of property `key` of event `i` as `filter` sees it, or -1 when the event lacks it
+    /// or holds null or a value of another type (the filter then holds only if its operator does on
+    /// a missing property).
+    @inline(__always)
+    package func property(_ key: Int32, of i: Int, for filter: Filter) -> Int {
+        let p = property(key, of: i)
+        guard p >= 0, let tag = ValueTag(rawValue: propertyTags[p]), tag != .null, tag.satisfies(filter.type) else { return -1 }
+        return p
+    }
+
     /// Rebuilds the decoded event `i` (for `reference` and for output; allocates).
     public func event(at i: Int) -> Event {
         let key = Int(keys[i])

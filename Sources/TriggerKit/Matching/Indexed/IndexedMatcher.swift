@@ -70,10 +70,8 @@ package struct IndexedMatcher: Matcher {
     }
 
     func filterHolds(_ filter: Filter, key: Int32, _ i: Int, _ events: EventView, _ scratch: MatchScratch) -> Bool {
-        let p = events.property(key, of: i)
-        guard p >= 0, let tag = ValueTag(rawValue: events.propertyTags[p]), tag != .null, tag.satisfies(filter.type) else {
-            return filter.op.holdsOnMissing
-        }
+        let p = events.property(key, of: i, for: filter)
+        guard p >= 0 else { return filter.op.holdsOnMissing }
         if case .regex(let re) = filter.operand {
             let id = Int(events.propertyBits[p])
             let slot = regexSlots[re.pattern]!

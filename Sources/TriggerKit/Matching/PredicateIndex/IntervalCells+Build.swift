@@ -1,6 +1,6 @@
 extension IntervalCells {
     /// The index of `run[entries]`. Conditions are numbered in run order; the others are `residual`.
-    init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram) {
+    init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram, symbols: SymbolTable) {
         let grouped = Grouped(entries: entries, of: run, program: program)
         let conditions = grouped.entryOf.count, attributes = grouped.keys.count
         let words = max(1, (conditions + 63) / 64)
@@ -15,21 +15,36 @@ extension IntervalCells {
                 hiCell[r] = Int32(cuts[a].cell(grouped.records[r].hi))
             }
         }
-        let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, loCell: loCell, hiCell: hiCell, words: words, cells: totalCells)
-        let lows = EndLists(of: grouped, cuts: cuts, cellOf: loCell, cells: totalCells, high: false)
-        let highs = EndLists(of: grouped, cuts: cuts, cellOf: hiCell, cells: totalCells, high: true)
+        // One cell more than the attributes have, with no fails and no ends: a skipped attribute's.
+        let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, loCell: loCell, hiCell: hiCell, words: words, cells: totalCells + 1)
+        let lows = EndLists(of: grouped, cuts: cuts, cellOf: loCell, cells: totalCells + 1, high: false)
+        let highs = EndLists(of: grouped, cuts: cuts, cellOf: hiCell, cells: totalCells + 1, high: true)
         var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
         let ownedTriggers = FrozenBuffer(grouped.entryOf.map { run[Int($0)].admitsEveryEvent ? run[Int($0)].trigger : -1 })
+        let ownedConditions = FrozenBuffer(grouped.entryOf.map { Self.conditionNumber(of: run[Int($0)], in: program) })
         let ownedEntries = FrozenBuffer(grouped.entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits), ownedResidual = FrozenBuffer(grouped.residual)
-        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base, triggerOf: ownedTriggers.base,
+        raw = Raw(conditions: conditions, words: words, attributes: attributes, entryOf: ownedEntries.base,
+                  conditionOf: ownedConditions.base, triggerOf: ownedTriggers.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: grouped.keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
                   lows: lows.raw, highs: highs.raw, residual: ownedResidual.base, residualCount: ownedResidual.count)
-        owners = [ownedEntries, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
+        self.symbols = symbols
+        owners = [ownedEntries, ownedConditions, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
+    }
+
+    /// `entry`'s number among its trigger's conditions: the one compiled to its clauses (a condition
+    /// the cells decide has at least one, so its clause range is its own).
+    private static func conditionNumber(of entry: PredicateProgram.Entry, in program: PredicateProgram) -> Int32 {
+        let first = Int(program.conditionStart[Int(entry.trigger)])
+        let end = Int(entry.trigger) + 1 < program.conditionStart.count ? Int(program.conditionStart[Int(entry.trigger) + 1]) : program.conditions.count
+        for k in first..<end where program.conditions[k].clauseStart == entry.clauseStart && program.conditions[k].clauseEnd == entry.clauseEnd {
+            return Int32(k - first)
+        }
+        preconditionFailure("an entry that is none of its trigger's conditions")
     }
 
     /// Every interval of the conditions the cells decide, as a record grouped by attribute.

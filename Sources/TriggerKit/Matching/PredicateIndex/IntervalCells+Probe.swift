@@ -3,11 +3,13 @@ import CPrefetch
 extension IntervalCells {
     /// Leaves in `area` (`scratchWords` words of the caller's scratch) the bitset of the indexed
     /// conditions that fail for event `i`: every one left unset holds (`forEachHolding`). Returns
-    /// false when a value cannot be compared exactly as a double (an integer beyond 2^53 that no
-    /// double holds: a strict bound moved to the next double is exact for doubles only): the caller
-    /// then evaluates the indexed conditions one by one.
+    /// false, at once, when a value cannot be compared exactly as a double (an integer beyond 2^53 that
+    /// no double holds: a strict bound moved to the next double is exact for doubles only). With
+    /// `skipping`, such an attribute is skipped instead (put in the `skippedCell`), so the conditions
+    /// left unset are a superset of those that hold, and the caller checks those on a skipped attribute
+    /// (`holdsExactly`). A constant argument: the hot path's probe keeps its early return.
     @inline(__always)
-    static func probe(_ r: Raw, _ i: Int, _ events: EventView, area: UnsafeMutablePointer<UInt64>) -> Bool {
+    static func probe(_ r: Raw, _ i: Int, _ events: EventView, area: UnsafeMutablePointer<UInt64>, skipping: Bool = false) -> Bool {
         let words = r.words, attributes = r.attributes
         let bits = area, cellOf = area + words, valueOf = cellOf + attributes
         cellOf.update(repeating: .max, count: attributes)
@@ -18,7 +20,11 @@ extension IntervalCells {
             let a = Int(r.attributeOfKey[key])
             let tag = events.propertyTags[p]
             guard a >= 0, tag == ValueTag.int.rawValue || tag == ValueTag.double.rawValue else { continue }
-            guard let exact = RangeLists.exactProbe(tag: tag, bits: events.propertyBits[p]) else { return false }
+            guard let exact = RangeLists.exactProbe(tag: tag, bits: events.propertyBits[p]) else {
+                guard skipping else { return false }
+                cellOf[a] = UInt64(r.splitStart[attributes]) + UInt64(attributes)  // `skippedCell`
+                continue
+            }
             // A NaN (only an embedder can send one) compares above every number, as +infinity does.
             let v = exact.isNaN ? .infinity : exact
             // The cell: past every split at or below the value (cells of `a` are numbered from `first + a`).
@@ -93,6 +99,15 @@ extension IntervalCells {
             let x = (high ? r.highs.value : r.lows.value)[Int(found[k])]
             let v = Double(bitPattern: valueOf[k >> 1])
             found[k] &+= UInt64(passes(x, v, orEqual: !high))
+        }
+    }
+
+    /// Whether indexed condition `c`, of `trigger`, holds for event `i` by the trigger's own filters,
+    /// as `reference` decides (the compiled program keeps no predicates for it).
+    func holdsExactly(_ c: Int, of trigger: Trigger, _ i: Int, _ events: EventView) -> Bool {
+        trigger.conditions[Int(raw.conditionOf[c])].filters.everyClauseHolds { f, _ in
+            let p = symbols.lookup(f.property).map { events.property($0, of: i, for: f) } ?? -1
+            return p < 0 ? f.op.holdsOnMissing : FilterEvaluation.holds(f, present: events.value(at: p), eventTime: events.times[i])
         }
     }
 

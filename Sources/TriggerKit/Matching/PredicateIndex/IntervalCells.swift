@@ -13,7 +13,9 @@
 ///   fails), finds its value in its cell's two end lists by binary search and marks the conditions
 ///   on the failing side without comparing them, and every condition left unset holds.
 ///
-/// Conditions of the bucket that are not of this form are evaluated as a scanned bucket's are.
+/// Conditions of the bucket that are not of this form are evaluated as a scanned bucket's are. The
+/// compiled program keeps no predicates for the conditions the cells decide (`PredicateProgram.stripping`):
+/// an event value no double holds (an integer beyond 2^53) is checked against the trigger's own filters.
 /// Everything the probe reads is in manually allocated memory, reached through `raw`.
 package struct IntervalCells: Sendable {
     /// Interval ends inside cells, cell after cell, each cell's run sorted by value: cell `g`'s are
@@ -33,6 +35,8 @@ package struct IntervalCells: Sendable {
         var attributes: Int
         /// Per indexed condition, its entry's position in the run.
         var entryOf: UnsafeMutablePointer<Int32>
+        /// Per indexed condition, its number among its trigger's conditions (for `holdsExactly`).
+        var conditionOf: UnsafeMutablePointer<Int32>
         /// Per indexed condition, its trigger when its entry admits every event (no window, any push
         /// action), else -1: a match is then added without reading the entry (a cache miss per match).
         var triggerOf: UnsafeMutablePointer<Int32>
@@ -60,6 +64,12 @@ package struct IntervalCells: Sendable {
     package var residualCount: Int { raw.residualCount }
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
+    /// The set's symbols: `holdsExactly` finds a filter's property by its name.
+    let symbols: SymbolTable
+
+    /// The cell after every attribute's, with no fails and no ends: a probe puts an attribute it
+    /// skips (a value no double holds) there, so the hot loops need no test for it.
+    var skippedCell: UInt64 { UInt64(raw.splitStart[raw.attributes]) + UInt64(raw.attributes) }
 
     /// Scratch words a probe uses: the bitset, then per attribute its cell (or `.max`) and value, then
     /// per attribute two end searches' positions and widths (`searchEnds`).
@@ -68,8 +78,8 @@ package struct IntervalCells: Sendable {
     /// Bytes the index holds (bitsets, end lists, splits, maps).
     var bytes: Int {
         let cells = Int(raw.splitStart[raw.attributes]) + raw.attributes
-        return (cells + raw.attributes) * raw.words * 8 + Int(raw.lows.start[cells] + raw.highs.start[cells]) * 12
-            + cells * 16 + raw.conditions * 8 + raw.keyLimit * 4
+        return (cells + raw.attributes + 1) * raw.words * 8 + Int(raw.lows.start[cells] + raw.highs.start[cells]) * 12
+            + cells * 16 + raw.conditions * 12 + raw.keyLimit * 4
     }
 
     /// Cell bitsets a build may spend per indexed condition, summed over all attributes, in bits: the

@@ -93,7 +93,7 @@ extension PredicateIndexMatcher {
     /// entry screen and match; the bucket's other conditions are evaluated in full.
     @inline(__always)
     func cut(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch) {
-        let r = cells.unsafelyUnwrapped.base[k].raw
+        let r = (cells.unsafelyUnwrapped.base + k).pointee.raw
         let entries = spans.entries.base
         let area = scratch.cellArea(words: cellScratchWords)
         if IntervalCells.probe(r, i, events, area: area) {
@@ -114,9 +114,27 @@ extension PredicateIndexMatcher {
                 }
             }
         } else {
-            for c in 0..<r.conditions { scratch.appendListed(r.entryOf[c]) }
+            acceptExactly(k, i, events, scratch, area: area)
         }
         for c in 0..<r.residualCount { scratch.appendListed(r.residual[c]) }
         program.scanListed(spans.entries, i, events, scratch)
+    }
+
+    /// For an event with a value no double holds: the conditions a probe that skips such attributes
+    /// leaves unset (`IntervalCells.probe`), those a skipped attribute constrains checked against their
+    /// trigger's filters. Out of line: such values are rare.
+    @inline(never)
+    func acceptExactly(_ k: Int, _ i: Int, _ events: EventView, _ scratch: MatchScratch, area: UnsafeMutablePointer<UInt64>) {
+        let index = cells.unsafelyUnwrapped.base + k
+        let r = index.pointee.raw, cellOf = area + r.words, skippedCell = index.pointee.skippedCell
+        _ = IntervalCells.probe(r, i, events, area: area, skipping: true)
+        IntervalCells.forEachHolding(r, area: area) { c in
+            let entry = spans.entries[Int(r.entryOf[c])]
+            let skipped = (0..<r.attributes).contains { a in
+                cellOf[a] == skippedCell && r.absentBits[a &* r.words &+ c >> 6] & (1 << UInt64(c & 63)) != 0
+            }
+            guard !skipped || index.pointee.holdsExactly(c, of: origin.built.triggers[Int(entry.trigger)], i, events) else { return }
+            Self.accept(entry, i, events, scratch)
+        }
     }
 }

@@ -45,9 +45,8 @@ package struct PredicateIndexMatcher: Matcher {
         origin = SetOrigin(built: set, delta: nil)
         let buckets = TriggerBuckets(set, vocabulary: vocabulary)
         self.buckets = buckets
-        let program = PredicateProgram(set, vocabulary: vocabulary,
+        var program = PredicateProgram(set, vocabulary: vocabulary,
                                        order: Self.layoutOrder(set, vocabulary: vocabulary, buckets: buckets, crowdThreshold: thresholds.crowd))
-        self.program = program
         // A big any-purchase (any-push) bucket is indexed once, not copied behind every product's span.
         let companion = buckets.companions()
         let bigCompanion = (0..<buckets.bucketCount).contains {
@@ -55,38 +54,41 @@ package struct PredicateIndexMatcher: Matcher {
         }
         let spans = program.spans(for: buckets, merge: !bigCompanion)
         self.spans = spans
-        var planned = [PlannedBucket](repeating: .scanned, count: buckets.bucketCount)
-        var countedBuckets: [Int] = [], cellBuckets: [Int] = []
-        var crowds: [CrowdIndex] = []
-        var largestListed = 0
-        var layout = ClauseLayout()
-        for b in 0..<buckets.bucketCount {
-            let range = spans.range(of: Int32(b))
-            let (plan, statistics) = BucketPlan.choose(entries: range, of: spans.entries, program: program, thresholds: thresholds)
-            if plan != .scan { largestListed = max(largestListed, range.count) }
-            switch plan {
-            case .scan: break
-            case .cells: cellBuckets.append(b)
-            // Built after every crowd: a crowd may reorder a condition's clauses (`ClauseLayout`), and a
-            // counting index names clauses by position.
-            case .counted: countedBuckets.append(b)
-            case .crowd:
-                // In layout order, so the candidates of one equality probe are neighbours in memory too.
-                spans.entries.reorder(range) { $0.clauseStart }
-                var statistics = statistics.unsafelyUnwrapped
-                planned[b] = PlannedBucket(.crowd, position: crowds.count)
-                crowds.append(CrowdIndex(entries: range, of: spans.entries, program: program, statistics: &statistics, layout: &layout))
-            }
+        let plans = (0..<buckets.bucketCount).map {
+            BucketPlan.choose(entries: spans.range(of: Int32($0)), of: spans.entries, program: program, thresholds: thresholds)
         }
+        var planned = [PlannedBucket](repeating: .scanned, count: buckets.bucketCount)
+        var largestListed = 0
+        for b in plans.indices where plans[b].plan != .scan { largestListed = max(largestListed, spans.range(of: Int32(b)).count) }
+        // Cells first: the program then drops the predicates of the conditions they decide, before any
+        // other index names clauses by position.
+        var cells: [IntervalCells] = []
+        var decided: [Bool] = []
+        for b in plans.indices where plans[b].plan == .cells {
+            planned[b] = PlannedBucket(.cells, position: cells.count)
+            let index = IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program, symbols: vocabulary.symbols)
+            if decided.isEmpty { decided = [Bool](repeating: false, count: spans.entries.count) }
+            for c in 0..<index.raw.conditions { decided[Int(index.raw.entryOf[c])] = true }
+            cells.append(index)
+        }
+        if !cells.isEmpty { program = program.stripping(decided: decided, in: spans.entries) }
+        self.program = program
+        var crowds: [CrowdIndex] = []
+        var layout = ClauseLayout()
+        for b in plans.indices where plans[b].plan == .crowd {
+            let range = spans.range(of: Int32(b))
+            // In layout order, so the candidates of one equality probe are neighbours in memory too.
+            spans.entries.reorder(range) { $0.clauseStart }
+            var statistics = plans[b].statistics.unsafelyUnwrapped
+            planned[b] = PlannedBucket(.crowd, position: crowds.count)
+            crowds.append(CrowdIndex(entries: range, of: spans.entries, program: program, statistics: &statistics, layout: &layout))
+        }
+        // After every crowd: a crowd may reorder a condition's clauses (`ClauseLayout`), and a counting
+        // index names clauses by position.
         var counted: [CountingIndex] = []
-        for b in countedBuckets {
+        for b in plans.indices where plans[b].plan == .counted {
             planned[b] = PlannedBucket(.counted, position: counted.count)
             counted.append(CountingIndex(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
-        }
-        var cells: [IntervalCells] = []
-        for b in cellBuckets {
-            planned[b] = PlannedBucket(.cells, position: cells.count)
-            cells.append(IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program))
         }
         self.cellScratchWords = cells.map(\.scratchWords).max() ?? 0
         self.cells = cells.isEmpty ? nil : FrozenBuffer(cells)
