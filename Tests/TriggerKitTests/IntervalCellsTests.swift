@@ -111,9 +111,10 @@ final class IntervalCellsTests: XCTestCase {
     }
 
     /// One, three and five attributes (a short last group of bitsets ORed together), and one attribute
-    /// under 20,000 conditions: a few dozen ends per cell, so the searches take several steps.
+    /// under 20,000 conditions: a few dozen ends per cell, so the searches take several steps. Closed
+    /// intervals on two: every end is a `Float`, so the end lists hold floats (`narrowEnds`).
     func testCellsAgreeOnOneToFiveAttributesAndLongEndLists() throws {
-        for (d, n) in [(1, 20_000), (3, 3_000), (5, 3_000)] {
+        for (d, n, closed) in [(1, 20_000, false), (3, 3_000, false), (5, 3_000, false), (2, 5_000, true)] {
             var state = UInt64(d)
             func next(_ bound: Int) -> Int {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -126,7 +127,7 @@ final class IntervalCellsTests: XCTestCase {
                 for a in 0..<d where a == t % d || next(3) > 0 {
                     let lo = Double(next(4000) - 2000) / 2, hi = lo + Double(next(800)) / 2
                     ends += [lo, hi]
-                    let ops = [("gte", "lte"), ("gt", "lt"), ("gte", "lt"), ("gt", "lte")][next(4)]
+                    let ops = closed ? ("gte", "lte") : [("gte", "lte"), ("gt", "lt"), ("gte", "lt"), ("gt", "lte")][next(4)]
                     clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.0)","value":\#(lo)}]"#)
                     clauses.append(#"[{"property":"a\#(a)","type":"number","op":"\#(ops.1)","value":\#(hi)}]"#)
                 }
@@ -144,7 +145,10 @@ final class IntervalCellsTests: XCTestCase {
                 columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: properties))
             }
             let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
-            XCTAssertEqual(try XCTUnwrap(index.cells, "\(d) attributes: cut into cells").count, 1)
+            let cells = try XCTUnwrap(index.cells, "\(d) attributes: cut into cells")
+            XCTAssertEqual(cells.count, 1)
+            // A strict bound moved to the next double is no float.
+            XCTAssertEqual(cells[0].narrowEnds, closed, "\(d) attributes")
             XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 300, "\(d) attributes")
         }
     }
@@ -180,6 +184,25 @@ final class IntervalCellsTests: XCTestCase {
         XCTAssertTrue(index.spans.merged, "the any-purchase conditions are copied behind the product's span")
         XCTAssertEqual(try XCTUnwrap(index.cells).count, 1)
         XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 1_000)
+    }
+
+    /// A value no double holds on the bucket's second condition of each trigger: the check against
+    /// the trigger's filters must read that condition, not the first (which another attribute decides).
+    func testAnIntegerNoDoubleHoldsIsCheckedAgainstItsOwnCondition() throws {
+        let triggers = (0..<300).map { t in
+            #"{"id":"t\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"a0","type":"number","op":"gte","value":\#(t)}]]},"#
+                + #"{"type":"custom_event","event_name":"e","filters":[[{"property":"a1","type":"number","op":"\#(t % 2 == 0 ? "gt" : "lt")","value":9007199254740992.0}]]}]}"#
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        for properties: [String: PropertyValue] in [["a1": .int(9_007_199_254_740_993)], ["a1": .int(-9_007_199_254_740_993)],
+                                                    ["a0": .int(150), "a1": .int(9_007_199_254_740_995)]] {
+            columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: properties))
+        }
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual(try XCTUnwrap(index.cells).count, 1)
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 400)
     }
 }
 

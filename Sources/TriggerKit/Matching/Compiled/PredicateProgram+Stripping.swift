@@ -5,7 +5,9 @@ extension PredicateProgram {
     /// entries' and conditions' clause ranges are rewritten for the new program; a dropped
     /// condition's range becomes the one empty clause at its end, which never holds, so an evaluation
     /// that should not happen fails instead of reading another condition's predicates.
-    /// Only while a matcher is being built: `entries` is written in place.
+    /// Only while a matcher is being built: `entries` is written in place. Whatever reads conditions'
+    /// clauses (`entry(_:)`, the cells' `conditionNumber`) must run before: a dropped condition's
+    /// range is the same empty clause as every other's.
     func stripping(decided: [Bool], in entries: FrozenBuffer<Entry>) -> PredicateProgram {
         let clauses = clauseStart.count - 1
         // Per clause: bit 0 an entry evaluating it, bit 1 an entry the index decides. Then, in place,

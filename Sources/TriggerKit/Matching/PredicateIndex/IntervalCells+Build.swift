@@ -17,8 +17,10 @@ extension IntervalCells {
         }
         // One cell more than the attributes have, with no fails and no ends: a skipped attribute's.
         let (ownedFail, absentBits) = Self.failBits(of: grouped, cuts: cuts, loCell: loCell, hiCell: hiCell, words: words, cells: totalCells + 1)
-        let lows = EndLists(of: grouped, cuts: cuts, cellOf: loCell, cells: totalCells + 1, high: false)
-        let highs = EndLists(of: grouped, cuts: cuts, cellOf: hiCell, cells: totalCells + 1, high: true)
+        // Every bound, not only those kept in lists: the test is cheaper than finding them again.
+        let narrow = grouped.records.allSatisfy { Double(Float($0.lo)) == $0.lo && Double(Float($0.hi)) == $0.hi }
+        let lows = EndLists(of: grouped, cuts: cuts, cellOf: loCell, cells: totalCells + 1, high: false, narrow: narrow)
+        let highs = EndLists(of: grouped, cuts: cuts, cellOf: hiCell, cells: totalCells + 1, high: true, narrow: narrow)
         var attributeOfKey = [Int32](repeating: -1, count: max(grouped.keyLimit, 1))
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
@@ -31,7 +33,7 @@ extension IntervalCells {
                   conditionOf: ownedConditions.base, triggerOf: ownedTriggers.base,
                   attributeOfKey: ownedAttributes.base, keyLimit: grouped.keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
-                  lows: lows.raw, highs: highs.raw, residual: ownedResidual.base, residualCount: ownedResidual.count)
+                  lows: lows.raw, highs: highs.raw, narrowEnds: narrow, residual: ownedResidual.base, residualCount: ownedResidual.count)
         self.symbols = symbols
         owners = [ownedEntries, ownedConditions, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
     }
@@ -166,7 +168,7 @@ extension IntervalCells {
         let raw: Ends
         let owners: [any AnyObject & Sendable]
 
-        init(of grouped: Grouped, cuts: [Cut], cellOf: [Int32], cells: Int, high: Bool) {
+        init(of grouped: Grouped, cuts: [Cut], cellOf: [Int32], cells: Int, high: Bool, narrow: Bool) {
             var start = [Int32](repeating: 0, count: cells + 1)
             func forEachEnd(_ body: (_ cell: Int, _ value: Double, _ condition: Int32) -> Void) {
                 for (a, g) in grouped.groups.enumerated() {
@@ -188,21 +190,26 @@ extension IntervalCells {
                 pairs[place[g]] = (v, c)
                 place[g] += 1
             }
-            let values = FrozenBuffer<Double>.allocate(total), conditions = FrozenBuffer<Int32>.allocate(total)
+            let conditions = FrozenBuffer<Int32>.allocate(total)
             pairs.withUnsafeMutableBufferPointer { all in
                 for g in 0..<cells where start[g + 1] - start[g] > 1 {
                     var run = UnsafeMutableBufferPointer(rebasing: all[Int(start[g])..<Int(start[g + 1])])
                     run.sort { $0.value < $1.value }
                 }
-                for k in 0..<total {
-                    (values + k).initialize(to: all[k].value)
-                    (conditions + k).initialize(to: all[k].condition)
-                }
+                for k in 0..<total { (conditions + k).initialize(to: all[k].condition) }
             }
-            let ownedStart = FrozenBuffer(start), ownedValues = FrozenBuffer(adopting: values, count: total)
-            let ownedConditions = FrozenBuffer(adopting: conditions, count: total)
-            raw = Ends(start: ownedStart.base, value: ownedValues.base, condition: ownedConditions.base)
+            let (ownedValues, values) = narrow ? Self.values(of: pairs, as: Float.self) : Self.values(of: pairs, as: Double.self)
+            let ownedStart = FrozenBuffer(start), ownedConditions = FrozenBuffer(adopting: conditions, count: total)
+            raw = Ends(start: ownedStart.base, value: values, condition: ownedConditions.base)
             owners = [ownedStart, ownedValues, ownedConditions]
+        }
+
+        /// The ends' values as `V`s (exact: the caller has checked), and their owner.
+        private static func values<V: BinaryFloatingPoint & Sendable>(of pairs: [(value: Double, condition: Int32)], as _: V.Type)
+            -> (any AnyObject & Sendable, UnsafeMutableRawPointer) {
+            let values = FrozenBuffer<V>.allocate(pairs.count)
+            for k in pairs.indices { (values + k).initialize(to: V(pairs[k].value)) }
+            return (FrozenBuffer(adopting: values, count: pairs.count), UnsafeMutableRawPointer(values))
         }
     }
 }

@@ -33,7 +33,11 @@ extension IntervalCells {
             valueOf[a] = v.bitPattern
         }
         let found = valueOf + attributes
-        searchEnds(r, cellOf: cellOf, valueOf: valueOf, found: found)
+        if r.narrowEnds {
+            searchEnds(r, Float.self, cellOf: cellOf, valueOf: valueOf, found: found)
+        } else {
+            searchEnds(r, Double.self, cellOf: cellOf, valueOf: valueOf, found: found)
+        }
         // The conditions that fail: per attribute, those missing its cell, or all that constrain it.
         // Four attributes' bitsets per pass (a short last group repeats one): the bitset is written
         // once per four reads, and four streams are read at once.
@@ -63,11 +67,13 @@ extension IntervalCells {
     /// and into `found[2a + 1]` the first of its high ends not below it (`firstPast`); `found` has
     /// `4 × attributes` words, the second half for the searches' widths. All the binary searches go
     /// step by step together: each step's loads are independent, so their cache misses overlap
-    /// instead of following one another (the end lists are rarely in cache).
+    /// instead of following one another (the end lists are rarely in cache). `V`: the ends' type
+    /// (`Raw.narrowEnds`); each is compared as the double it is exactly.
     @inline(__always)
-    static func searchEnds(_ r: Raw, cellOf: UnsafeMutablePointer<UInt64>, valueOf: UnsafeMutablePointer<UInt64>,
-                           found: UnsafeMutablePointer<UInt64>) {
+    static func searchEnds<V: BinaryFloatingPoint>(_ r: Raw, _: V.Type, cellOf: UnsafeMutablePointer<UInt64>,
+                                                   valueOf: UnsafeMutablePointer<UInt64>, found: UnsafeMutablePointer<UInt64>) {
         let searches = 2 &* r.attributes, left = found + searches
+        let lows = r.lows.value.assumingMemoryBound(to: V.self), highs = r.highs.value.assumingMemoryBound(to: V.self)
         for a in 0..<r.attributes {
             let g = Int(truncatingIfNeeded: cellOf[a])
             guard cellOf[a] != .max else {
@@ -87,7 +93,7 @@ extension IntervalCells {
             for k in 0..<searches where left[k] > 1 {
                 let n = Int(left[k]), half = n >> 1
                 let high = k & 1 != 0
-                let x = (high ? r.highs.value : r.lows.value)[Int(found[k]) &+ half]
+                let x = Double((high ? highs : lows)[Int(found[k]) &+ half])
                 let v = Double(bitPattern: valueOf[k >> 1])
                 found[k] &+= UInt64(half & (0 &- passes(x, v, orEqual: !high)))
                 left[k] = UInt64(n &- half)
@@ -96,7 +102,7 @@ extension IntervalCells {
         }
         for k in 0..<searches where left[k] == 1 {
             let high = k & 1 != 0
-            let x = (high ? r.highs.value : r.lows.value)[Int(found[k])]
+            let x = Double((high ? highs : lows)[Int(found[k])])
             let v = Double(bitPattern: valueOf[k >> 1])
             found[k] &+= UInt64(passes(x, v, orEqual: !high))
         }

@@ -20,10 +20,11 @@
 package struct IntervalCells: Sendable {
     /// Interval ends inside cells, cell after cell, each cell's run sorted by value: cell `g`'s are
     /// `value[start[g]..<start[g + 1]]`, and `condition` holds each end's condition (two arrays, not
-    /// one of pairs: a probe reads the values it searches, then only the conditions it marks).
+    /// one of pairs: a probe reads the values it searches, then only the conditions it marks). The
+    /// values are `Float`s when every end of the index is one exactly (`Raw.narrowEnds`), else `Double`s.
     struct Ends: @unchecked Sendable, BitwiseCopyable {
         var start: UnsafeMutablePointer<Int32>
-        var value: UnsafeMutablePointer<Double>
+        var value: UnsafeMutableRawPointer
         var condition: UnsafeMutablePointer<Int32>
     }
 
@@ -54,6 +55,9 @@ package struct IntervalCells: Sendable {
         /// Low ends above their cell's lower edge (a value below fails), and high ends (a value above fails).
         var lows: Ends
         var highs: Ends
+        /// Whether the ends' values are `Float`s: 8 bytes an end instead of 12 (bounds that are integers
+        /// below 2^24, or halves and quarters of smaller ones, as publish/subscribe workloads draw them).
+        var narrowEnds: Bool
         /// Entries of the bucket (positions in the run) that are not indexed: evaluated in full.
         var residual: UnsafeMutablePointer<Int32>
         var residualCount: Int
@@ -62,6 +66,8 @@ package struct IntervalCells: Sendable {
     let raw: Raw
     /// How many of the bucket's conditions are not indexed (`Raw.residual`).
     package var residualCount: Int { raw.residualCount }
+    /// Whether the end lists hold `Float`s (`Raw.narrowEnds`).
+    package var narrowEnds: Bool { raw.narrowEnds }
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
     /// The set's symbols: `holdsExactly` finds a filter's property by its name.
@@ -78,7 +84,7 @@ package struct IntervalCells: Sendable {
     /// Bytes the index holds (bitsets, end lists, splits, maps).
     var bytes: Int {
         let cells = Int(raw.splitStart[raw.attributes]) + raw.attributes
-        return (cells + raw.attributes + 1) * raw.words * 8 + Int(raw.lows.start[cells] + raw.highs.start[cells]) * 12
+        return (cells + raw.attributes + 1) * raw.words * 8 + Int(raw.lows.start[cells] + raw.highs.start[cells]) * (raw.narrowEnds ? 8 : 12)
             + cells * 16 + raw.conditions * 12 + raw.keyLimit * 4
     }
 
