@@ -12,7 +12,11 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "A preset name from Corpora/workloads or a spec file path.")
     var workload = "default"
 
-    @Option(parsing: .unconditional, help: "Override the workload's event count.")
+    // A path here is the likeliest slip: this command's events file is --events-out.
+    @Option(parsing: .unconditional, help: "Override the workload's event count.", transform: { text in
+        guard let n = Int(text) else { throw ValidationError("a count of events, not \"\(text)\"; the events file is --events-out") }
+        return n
+    })
     var events: Int?
 
     func validate() throws {
