@@ -34,7 +34,8 @@ extension IntervalCells {
                   attributeOfKey: ownedAttributes.base, keyLimit: grouped.keyLimit, splitStart: ownedSplitStart.base,
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
                   lows: lows.raw, highs: highs.raw, narrowEnds: narrow, residual: ownedResidual.base, residualCount: ownedResidual.count)
-        self.symbols = symbols
+        attributeKeys = grouped.keys
+        attributeNames = grouped.keys.map { symbols[$0] }
         owners = [ownedEntries, ownedConditions, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
     }
 

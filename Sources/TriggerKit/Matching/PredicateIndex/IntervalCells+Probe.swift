@@ -108,11 +108,14 @@ extension IntervalCells {
         }
     }
 
-    /// Whether indexed condition `c`, of `trigger`, holds for event `i` by the trigger's own filters,
-    /// as `reference` decides (the compiled program keeps no predicates for it).
-    func holdsExactly(_ c: Int, of trigger: Trigger, _ i: Int, _ events: EventView) -> Bool {
-        trigger.conditions[Int(raw.conditionOf[c])].filters.everyClauseHolds { f, _ in
-            let p = symbols.lookup(f.property).map { events.property($0, of: i, for: f) } ?? -1
+    /// Whether indexed condition `c`, of `trigger`, holds for event `i` on attribute `a` by the
+    /// trigger's own filters, as `reference` decides (the compiled program keeps no predicates for
+    /// it). Its filters on other attributes are left to the cells: each is one clause, so it holds here.
+    func holdsExactly(_ c: Int, of trigger: Trigger, on a: Int, _ i: Int, _ events: EventView) -> Bool {
+        let key = attributeKeys[a], name = attributeNames[a]
+        return trigger.conditions[Int(raw.conditionOf[c])].filters.everyClauseHolds { f, _ in
+            guard f.property == name else { return true }
+            let p = events.property(key, of: i, for: f)
             return p < 0 ? f.op.holdsOnMissing : FilterEvaluation.holds(f, present: events.value(at: p), eventTime: events.times[i])
         }
     }

@@ -70,8 +70,10 @@ package struct IntervalCells: Sendable {
     package var narrowEnds: Bool { raw.narrowEnds }
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
-    /// The set's symbols: `holdsExactly` finds a filter's property by its name.
-    let symbols: SymbolTable
+    /// Each attribute's property key and name (`holdsExactly` finds a filter's attribute by its name,
+    /// compared as the set's symbols were interned: a lookup by hash allocated for some names).
+    let attributeKeys: [Int32]
+    let attributeNames: [String]
 
     /// The cell after every attribute's, with no fails and no ends: a probe puts an attribute it
     /// skips (a value no double holds) there, so the hot loops need no test for it.

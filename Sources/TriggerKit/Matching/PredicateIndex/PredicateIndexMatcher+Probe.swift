@@ -130,10 +130,9 @@ extension PredicateIndexMatcher {
         _ = IntervalCells.probe(r, i, events, area: area, skipping: true)
         IntervalCells.forEachHolding(r, area: area) { c in
             let entry = spans.entries[Int(r.entryOf[c])]
-            let skipped = (0..<r.attributes).contains { a in
-                cellOf[a] == skippedCell && r.absentBits[a &* r.words &+ c >> 6] & (1 << UInt64(c & 63)) != 0
+            for a in 0..<r.attributes where cellOf[a] == skippedCell && r.absentBits[a &* r.words &+ c >> 6] & (1 << UInt64(c & 63)) != 0 {
+                guard index.pointee.holdsExactly(c, of: origin.built.triggers[Int(entry.trigger)], on: a, i, events) else { return }
             }
-            guard !skipped || index.pointee.holdsExactly(c, of: origin.built.triggers[Int(entry.trigger)], i, events) else { return }
             Self.accept(entry, i, events, scratch)
         }
     }
