@@ -204,5 +204,25 @@ final class IntervalCellsTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(index.cells).count, 1)
         XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 400)
     }
+
+    /// One property written two ways that are canonically equivalent (U+2126 OHM SIGN and U+03A9):
+    /// one attribute, and the exact check for an integer no double holds must find the filters in
+    /// both spellings (it compares their bytes with each spelling the build saw).
+    func testAnAttributeSpelledTwoWaysIsCheckedInBoth() throws {
+        let triggers = (0..<300).map { t in
+            #"{"id":"t\#(t)","conditions":[{"type":"custom_event","event_name":"e","filters":[[{"property":"\#(t % 2 == 0 ? "\u{2126}" : "\u{03A9}")","type":"number","op":"\#(t % 3 == 0 ? "gt" : "lte")","value":\#(t)}],"#
+                + #"[{"property":"b","type":"number","op":"gte","value":0}]]}]}"#
+        }
+        let set = try CorpusDecoder.decode(bytes: Array(#"{"format":"trigger-corpus/1","triggers":[\#(triggers.joined(separator: ","))]}"#.utf8))
+        let vocabulary = Vocabulary(set)
+        var columns = EventColumns(vocabulary: vocabulary)
+        for v: Int64 in [9_007_199_254_740_993, -9_007_199_254_740_993] {
+            columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["\u{03A9}": .int(v), "b": .int(1)]))
+            columns.append(Event(time: 1, kind: .customEvent(name: "e"), properties: ["\u{2126}": .int(v), "b": .int(1)]))
+        }
+        let index = PredicateIndexMatcher(set, vocabulary: vocabulary)
+        XCTAssertEqual(try XCTUnwrap(index.cells).count, 1)
+        XCTAssertGreaterThan(matchesAgreeingWithReference(index, set, columns), 300)
+    }
 }
 

@@ -1,6 +1,6 @@
 extension IntervalCells {
     /// The index of `run[entries]`. Conditions are numbered in run order; the others are `residual`.
-    init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram, symbols: SymbolTable) {
+    init(entries: Range<Int>, of run: FrozenBuffer<PredicateProgram.Entry>, program: PredicateProgram, set: TriggerSet) {
         let grouped = Grouped(entries: entries, of: run, program: program)
         let conditions = grouped.entryOf.count, attributes = grouped.keys.count
         let words = max(1, (conditions + 63) / 64)
@@ -25,7 +25,8 @@ extension IntervalCells {
         for (a, key) in grouped.keys.enumerated() { attributeOfKey[Int(key)] = Int32(a) }
 
         let ownedTriggers = FrozenBuffer(grouped.entryOf.map { run[Int($0)].admitsEveryEvent ? run[Int($0)].trigger : -1 })
-        let ownedConditions = FrozenBuffer(grouped.entryOf.map { Self.conditionNumber(of: run[Int($0)], in: program) })
+        let conditionOf = grouped.entryOf.map { Self.conditionNumber(of: run[Int($0)], in: program) }
+        let ownedConditions = FrozenBuffer(conditionOf)
         let ownedEntries = FrozenBuffer(grouped.entryOf), ownedAttributes = FrozenBuffer(attributeOfKey)
         let ownedSplitStart = FrozenBuffer(splitStart), ownedSplits = FrozenBuffer(splits)
         let ownedAbsent = FrozenBuffer(absentBits), ownedResidual = FrozenBuffer(grouped.residual)
@@ -35,7 +36,8 @@ extension IntervalCells {
                   splits: ownedSplits.base, failBits: ownedFail.base, absentBits: ownedAbsent.base,
                   lows: lows.raw, highs: highs.raw, narrowEnds: narrow, residual: ownedResidual.base, residualCount: ownedResidual.count)
         attributeKeys = grouped.keys
-        attributeNames = grouped.keys.map { symbols[$0] }
+        attributeSpellings = Self.spellings(of: grouped.entryOf, conditionOf, run: run, program: program, set: set,
+                                            attributeOfKey: attributeOfKey, attributes: attributes)
         owners = [ownedEntries, ownedConditions, ownedTriggers, ownedAttributes, ownedSplitStart, ownedSplits, ownedFail, ownedAbsent, ownedResidual] + lows.owners + highs.owners
     }
 
@@ -48,6 +50,24 @@ extension IntervalCells {
             return Int32(k - first)
         }
         preconditionFailure("an entry that is none of its trigger's conditions")
+    }
+
+    /// Per attribute, the byte-distinct spellings of its name in the filters of the indexed conditions
+    /// (`entryOf`, their numbers `conditionOf`): each filter is one clause, compiled in order, so the
+    /// `j`th filter's key is the `j`th clause's (before any clause is moved or dropped).
+    private static func spellings(of entryOf: [Int32], _ conditionOf: [Int32], run: FrozenBuffer<PredicateProgram.Entry>,
+                                  program: PredicateProgram, set: TriggerSet, attributeOfKey: [Int32], attributes: Int) -> [[String]] {
+        var spellings = [[String]](repeating: [], count: attributes)
+        for c in entryOf.indices {
+            let entry = run[Int(entryOf[c])]
+            let filters = set.triggers[Int(entry.trigger)].conditions[Int(conditionOf[c])].filters.filters
+            for j in filters.indices {
+                let key = program.predicates[Int(program.clauseStart[Int(entry.clauseStart) + j])].key
+                let a = Int(attributeOfKey[Int(key)])
+                if !spellings[a].contains(where: { IntervalCells.sameBytes($0, filters[j].property) }) { spellings[a].append(filters[j].property) }
+            }
+        }
+        return spellings
     }
 
     /// Every interval of the conditions the cells decide, as a record grouped by attribute.

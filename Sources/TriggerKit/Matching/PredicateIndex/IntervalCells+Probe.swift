@@ -109,15 +109,22 @@ extension IntervalCells {
     }
 
     /// Whether indexed condition `c`, of `trigger`, holds for event `i` on attribute `a` by the
-    /// trigger's own filters, as `reference` decides (the compiled program keeps no predicates for
+    /// trigger's own filters (found by their names' bytes), as `reference` decides (the compiled program keeps no predicates for
     /// it). Its filters on other attributes are left to the cells: each is one clause, so it holds here.
     func holdsExactly(_ c: Int, of trigger: Trigger, on a: Int, _ i: Int, _ events: EventView) -> Bool {
-        let key = attributeKeys[a], name = attributeNames[a]
+        let key = attributeKeys[a], spellings = attributeSpellings[a]
         return trigger.conditions[Int(raw.conditionOf[c])].filters.everyClauseHolds { f, _ in
-            guard f.property == name else { return true }
+            guard spellings.contains(where: { Self.sameBytes($0, f.property) }) else { return true }
             let p = events.property(key, of: i, for: f)
             return p < 0 ? f.op.holdsOnMissing : FilterEvaluation.holds(f, present: events.value(at: p), eventTime: events.times[i])
         }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes: the same representation (a small string's bytes,
+    /// or one storage) says so at once; otherwise the bytes are compared. Never allocates.
+    @inline(__always)
+    static func sameBytes(_ x: String, _ y: String) -> Bool {
+        unsafeBitCast(x, to: (UInt64, UInt64).self) == unsafeBitCast(y, to: (UInt64, UInt64).self) || x.utf8.elementsEqual(y.utf8)
     }
 
     /// Calls `body` with the number of every condition left unset in `area` by `probe`.

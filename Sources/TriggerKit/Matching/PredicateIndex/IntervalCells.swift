@@ -70,10 +70,11 @@ package struct IntervalCells: Sendable {
     package var narrowEnds: Bool { raw.narrowEnds }
     /// Owners of `raw`'s memory.
     let owners: [any AnyObject & Sendable]
-    /// Each attribute's property key and name (`holdsExactly` finds a filter's attribute by its name,
-    /// compared as the set's symbols were interned: a lookup by hash allocated for some names).
+    /// Each attribute's property key, and every spelling of its name the indexed conditions' filters
+    /// are written in, byte for byte (usually one): `holdsExactly` finds a filter's attribute by its
+    /// bytes, where a comparison under canonical equivalence allocated for a name not in NFC.
     let attributeKeys: [Int32]
-    let attributeNames: [String]
+    let attributeSpellings: [[String]]
 
     /// The cell after every attribute's, with no fails and no ends: a probe puts an attribute it
     /// skips (a value no double holds) there, so the hot loops need no test for it.

@@ -66,7 +66,7 @@ package struct PredicateIndexMatcher: Matcher {
         var decided: [Bool] = []
         for b in plans.indices where plans[b].plan == .cells {
             planned[b] = PlannedBucket(.cells, position: cells.count)
-            let index = IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program, symbols: vocabulary.symbols)
+            let index = IntervalCells(entries: spans.range(of: Int32(b)), of: spans.entries, program: program, set: set)
             if decided.isEmpty { decided = [Bool](repeating: false, count: spans.entries.count) }
             for c in 0..<index.raw.conditions { decided[Int(index.raw.entryOf[c])] = true }
             cells.append(index)
