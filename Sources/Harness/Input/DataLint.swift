@@ -7,20 +7,20 @@ import TriggerKit
 package final class DataLint {
     /// Per event (a custom event's name, a purchase's product or any purchase), the properties its
     /// filters compare as numbers, as strings and as booleans (`exists` compares nothing).
-    let numberProperties: [EventKey: Set<String>]
-    let stringProperties: [EventKey: Set<String>]
-    let booleanProperties: [EventKey: Set<String>]
+    package let numberProperties: [EventKey: Set<String>]
+    package let stringProperties: [EventKey: Set<String>]
+    package let booleanProperties: [EventKey: Set<String>]
     /// Filtered properties, folded, to the spelling the filters use.
     let filteredFolded: [String: String]
     /// Trigger windows (`start_time`, `end_time`) that look like milliseconds.
     let windowMilliseconds: Tally
     /// Every property a filter reads, with how many filters read it.
-    let filteredProperties: [String: Int]
+    package let filteredProperties: [String: Int]
     /// Trigger names and ids, as spelled, and what an unknown spelling was likely meant to be.
     let usedNames: NearSpellings
-    let usedSpellings: Set<String>
+    package let usedSpellings: Set<String>
     /// Per event that filters read properties of: the properties they read (any operator).
-    let eventUses: [EventKey: EventUse]
+    package let eventUses: [EventKey: EventUse]
 
     var events = 0
     var milliseconds = Tally()
@@ -69,15 +69,15 @@ package final class DataLint {
 
     /// One event's filtered properties, how many events of it the log held, and the keys it sent
     /// that no filter of it reads, each looked up once (nil: near none).
-    final class EventUse {
-        let properties: Set<String>
+    package final class EventUse {
+        package let properties: Set<String>
         lazy var near = NearSpellings(properties)
         var events = 0
         var checked: [String: String?] = [:]
         init(_ properties: Set<String>) { self.properties = properties }
     }
 
-    enum EventKey: Hashable {
+    package enum EventKey: Hashable {
         case custom(String)
         case purchase(String?)
     }
@@ -96,79 +96,22 @@ package final class DataLint {
     static let millisecondsFrom = 1e11
     static let microsecondsFrom = 1e14
 
-    package init(_ set: TriggerSet) {
-        var windows = Tally()
+    /// The lint of `set`, its tables read through `vocabulary` (the set's own).
+    package init(_ set: TriggerSet, vocabulary: Vocabulary) {
+        let t = CorpusTables(set, vocabulary: vocabulary)
+        numberProperties = t.numbers
+        stringProperties = t.strings
+        booleanProperties = t.booleans
+        windowMilliseconds = t.windows
         // Each spelling kept once and folded once (folding was most of the cost of a large corpus's names).
-        var spellings = Set<String>()
-        func use(_ name: String?) {
-            if let name { spellings.insert(name) }
-        }
-        var read: [EventKey: Set<String>] = [:]
-        func window(_ what: String, _ t: Double?, _ id: String) {
-            if let t, abs(t) >= Self.millisecondsFrom { windows.add("trigger \(PrintableText.cut(id)): \(what) \(String(format: "%.0f", t))") }
-        }
-        // Per property, the (event, type) pairs its filters compare: one hash per filter, the pairs
-        // found by a short scan (a property is compared under few event names, in most corpora).
-        var uses: [String: PropertyUses] = [:]
-        for trigger in set.triggers {
-            window("start_time", trigger.startTime, trigger.id)
-            window("end_time", trigger.endTime, trigger.id)
-            for condition in trigger.conditions {
-                let key: EventKey?
-                switch condition {
-                case .customEvent(let name, _): use(name); key = .custom(name)
-                case .purchase(let product, _): use(product); key = .purchase(product)
-                case .pushClick(let campaign, let action): use(campaign); use(action); key = nil
-                case .sessionStart: key = nil
-                }
-                for filter in condition.filters.filters {
-                    if let key { read[key, default: []].insert(filter.property) }
-                    let compared = key != nil && filter.op != .exists && filter.op != .notExists
-                        && (filter.type == .number || filter.type == .string || filter.type == .boolean)
-                    uses[filter.property, default: PropertyUses()].add(compared ? key : nil, filter.type)
-                }
-            }
-        }
-        var numbers: [EventKey: Set<String>] = [:], strings: [EventKey: Set<String>] = [:], booleans: [EventKey: Set<String>] = [:]
-        for (property, u) in uses {
-            for pair in u.pairs.union(u.few.map { Pair(key: $0.key, type: $0.type) }) {
-                switch pair.type {
-                case .number: numbers[pair.key, default: []].insert(property)
-                case .string: strings[pair.key, default: []].insert(property)
-                default: booleans[pair.key, default: []].insert(property)
-                }
-            }
-        }
-        let filtered = uses.mapValues(\.filters)
-        numberProperties = numbers
-        stringProperties = strings
-        booleanProperties = booleans
-        windowMilliseconds = windows
-        filteredFolded = Dictionary(filtered.keys.map { (Self.fold($0), $0) }, uniquingKeysWith: { a, b in min(a, b) })
-        filteredProperties = filtered
-        usedNames = NearSpellings(spellings)
-        usedSpellings = spellings
-        eventUses = read.mapValues(EventUse.init)
+        filteredFolded = Dictionary(t.filtered.keys.map { (Self.fold($0), $0) }, uniquingKeysWith: { a, b in min(a, b) })
+        filteredProperties = t.filtered
+        usedNames = NearSpellings(t.spellings)
+        usedSpellings = t.spellings
+        eventUses = t.read.mapValues(EventUse.init)
     }
 
-    /// How filters use one property: how many read it, and under which event as which type they compare it.
-    struct PropertyUses {
-        var filters = 0
-        /// The first few pairs, scanned; any more in `pairs`.
-        var few: [(key: EventKey, type: PropertyType)] = []
-        var pairs = Set<Pair>()
-
-        mutating func add(_ key: EventKey?, _ type: PropertyType) {
-            filters += 1
-            guard let key, !few.contains(where: { $0.key == key && $0.type == type }) else { return }
-            if few.count < 8 { few.append((key, type)) } else { pairs.insert(Pair(key: key, type: type)) }
-        }
-    }
-
-    struct Pair: Hashable {
-        let key: EventKey
-        let type: PropertyType
-    }
+    package convenience init(_ set: TriggerSet) { self.init(set, vocabulary: Vocabulary(set)) }
 
     static func fold(_ s: String) -> String { NearSpellings.fold(s) }
 

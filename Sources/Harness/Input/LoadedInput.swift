@@ -47,7 +47,7 @@ package struct LoadedInput {
         progress.note("loading \(PrintableText.escaped(files.corpusPath))")
         let corpus = try LoadedCorpus(path: files.corpusPath, progress: progress, keepingText: false)
         progress.note("loading \(PrintableText.escaped(files.eventLogPath))")
-        let lint = DataLint(corpus.set)
+        let lint = DataLint(corpus.set, vocabulary: corpus.vocabulary)
         let log = try LoadedEventLog.load(
             path: files.eventLogPath, vocabulary: corpus.vocabulary, categories: corpus.set.actionCategories,
             lineLimit: files.lineLimit, strict: files.strict, lint: lint) { lines in

@@ -49,7 +49,7 @@ struct LintCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try LoadedCorpus(path: corpus)
-        let lint = DataLint(loaded.set)
+        let lint = DataLint(loaded.set, vocabulary: loaded.vocabulary)
         // Read to the end even with --strict: every invalid line is listed, not only the first.
         let log = try LoadedEventLog.load(path: eventLog, vocabulary: loaded.vocabulary, categories: loaded.set.actionCategories,
                                           lineLimit: events, strict: false, lint: lint, errorsKept: LoadedEventLog.errorsListed)
