@@ -6,6 +6,15 @@ package struct SHA256 {
 
     package init() { trigger_bench_sha256_init(&state) }
 
+    /// `portable`: the portable rounds even where the CPU's SHA extensions would hash (tests compare them).
+    package init(portable: Bool) {
+        trigger_bench_sha256_init(&state)
+        state.portable = portable ? 1 : 0
+    }
+
+    /// Whether this CPU's SHA extensions do the hashing.
+    package static var usesExtensions: Bool { trigger_bench_sha256_extensions() != 0 }
+
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         trigger_bench_sha256_update(&state, bytes.baseAddress, bytes.count)
     }
