@@ -51,12 +51,8 @@ extension CorpusDecoder {
             guard pattern.utf8.count <= maxRegexBytes else {
                 throw v.fail("regular expression is \(pattern.utf8.count) bytes; at most \(maxRegexBytes) are allowed")
             }
-            if let shared = regexes.byPattern[pattern] { return .regex(shared) }
             do {
-                let re = try CompiledRegex(pattern)
-                regexes.byPattern[pattern] = re
-                regexes.compiledBytes += re.bytesBound
-                return .regex(re)
+                return .regex(try regexes.regex(pattern))
             } catch where error.outOfMemory {
                 throw v.fail("compiling regular expression \(v.value.serialized) ran out of memory; \(memoryFix)")
             } catch where error.reason.hasPrefix("pattern too large") {

@@ -32,11 +32,13 @@ public enum CorpusDecoder {
     public static func decode(bytes: [UInt8]) throws -> TriggerSet { try decode(bytes: bytes, allowance: MemoryAllowance()) }
 
     /// `decode(bytes:)`, claiming from `allowance` what the tapes and the decoded triggers take: a
-    /// corpus that would not fit is refused at the trigger where it stops fitting.
-    package static func decode(bytes: [UInt8], allowance: MemoryAllowance, progress: Progress? = nil) throws -> TriggerSet {
+    /// corpus that would not fit is refused at the trigger where it stops fitting. `inPieces` false
+    /// keeps a long list on one thread (tests compare the two).
+    package static func decode(bytes: [UInt8], allowance: MemoryAllowance, progress: Progress? = nil,
+                               inPieces: Bool = true) throws -> TriggerSet {
         let tape = JSONTape(bytes: bytes, allowance: allowance)
         try located { () throws(JSONSyntaxError) in try tape.parseDocument(deferring: "triggers") }
-        return try decode(root: JSONNode(tape: tape, at: 0), allowance: allowance, progress: progress)
+        return try decode(root: JSONNode(tape: tape, at: 0), allowance: allowance, progress: progress, inPieces: inPieces)
     }
 
     /// `decode` of the file at `path` (at most `maxFileBytes`, held within `allowance`), its errors
@@ -61,7 +63,8 @@ public enum CorpusDecoder {
 
     package static func decode(_ json: JSONValue) throws -> TriggerSet { try decode(root: JSONNode(value: json, path: "")) }
 
-    static func decode(root node: JSONNode, allowance: MemoryAllowance = .unlimited, progress: Progress? = nil) throws -> TriggerSet {
+    static func decode(root node: JSONNode, allowance: MemoryAllowance = .unlimited, progress: Progress? = nil,
+                       inPieces: Bool = false) throws -> TriggerSet {
         let root = try node.object(
             allowed: ["format", "settings", "triggers", "name", "description"], what: "a corpus")
         let format = try root.required("format", what: "must be \"\(Self.format)\"")
@@ -80,49 +83,7 @@ public enum CorpusDecoder {
             }
         }
         let list = try root.required("triggers", what: "the list of triggers")
-        var triggers: [Trigger] = []
-        var firstIndexOfID: [String: Int] = [:]
-        let regexes = RegexCache()
-        var total = 0
-        func claim(_ bytes: Int, at node: JSONNode, _ i: Int) throws {
-            do { try allowance.claim(bytes) } catch {
-                throw InputError(path: node.path, reason: "stopped after \(i) of \(total) triggers: decoding them all "
-                                 + "\(error.extrapolated(done: i, of: total).phrase); \(memoryFix)")
-            }
-        }
-        // Room for the triggers counted, but never for more than the document could hold: a list of a
-        // million numbers in two megabytes reserves nothing like a million triggers.
-        let documentBytes = list.tapeEntry?.0.bytes.count ?? 0
-        try forEachTrigger(in: list, count: { total = $0 }) { i, node in
-            // Once the first has decoded (a list of something else is refused by what it holds), and only
-            // when it fits: otherwise the array grows by claimed doublings, and is refused where one does not fit.
-            if i == 1 {
-                let reserved = min(total, documentBytes / minimumTriggerBytes)
-                if allowance.fits(reserved * MemoryLayout<Trigger>.stride) {
-                    allowance.record(reserved * MemoryLayout<Trigger>.stride)
-                    triggers.reserveCapacity(reserved)
-                }
-            }
-            if triggers.count == triggers.capacity {
-                // Doubling holds the old triggers beside the new buffer.
-                try claim(3 * max(triggers.capacity, 8) * MemoryLayout<Trigger>.stride, at: node, i)
-                triggers.reserveCapacity(2 * max(triggers.capacity, 8))
-            }
-            try claim(decodedBytesBound(node), at: node, i)
-            let compiled = regexes.compiledBytes
-            let trigger = try decodeTrigger(node, regexes)
-            allowance.record(regexes.compiledBytes - compiled)
-            if let earlier = firstIndexOfID[trigger.id] {
-                throw InputError(
-                    path: node.path + ".id", reason: "duplicate trigger id, already used by triggers[\(earlier)]",
-                    triggerID: trigger.id)
-            }
-            firstIndexOfID[trigger.id] = i
-            triggers.append(trigger)
-            if let progress, i % progressEvery == progressEvery - 1, let (tape, _) = node.tapeEntry {
-                progress(tape.parsedEnd, tape.bytes.count)
-            }
-        }
+        let triggers = try decodeTriggers(list, allowance: allowance, progress: progress, inPieces: inPieces)
         return TriggerSet(triggers: triggers, minimumTriggerInterval: interval, actionCategories: categories)
     }
 
@@ -137,31 +98,6 @@ public enum CorpusDecoder {
         guard let (tape, _) = node.tapeEntry else { return 0 }
         let perValue = MemoryLayout<JSONNode>.stride + MemoryLayout<PropertyValue>.stride + 16
         return tape.entries.count * perValue + 2 * tape.parsedBytes + tape.unescaped.count + 128
-    }
-
-    /// Calls `body` with each element of the list of triggers, counted (and refused past `maxTriggers`)
-    /// before the first is decoded; a list a tape left in place is parsed one element at a time.
-    /// Nothing is reserved from the count: it is of elements not yet read.
-    static func forEachTrigger(in list: JSONNode, count: (Int) -> Void, _ body: (Int, JSONNode) throws -> Void) throws {
-        if let (tape, at) = list.tapeEntry, tape.kind(at) == .deferred {
-            guard tape.count(at) <= maxTriggers else { throw list.fail("\(tape.count(at)) triggers; at most \(maxTriggers) are allowed") }
-            count(tape.count(at))
-            let element = JSONTape(bytes: tape.bytes, allowance: tape.allowance)
-            var i = 0
-            do {
-                try tape.forEachDeferredElement(at, into: element) {
-                    try body(i, JSONNode(tape: element, at: 0))
-                    i += 1
-                }
-            } catch let error as JSONSyntaxError {
-                try located { () throws(JSONSyntaxError) in throw error }
-            }
-            return
-        }
-        let nodes = try list.array(what: "the list of triggers")
-        guard nodes.count <= maxTriggers else { throw list.fail("\(nodes.count) triggers; at most \(maxTriggers) are allowed") }
-        count(nodes.count)
-        for (i, node) in nodes.enumerated() { try body(i, node) }
     }
 
     /// `settings.action_categories`: custom categories, `[{"id": …, "buttons": [{"id": …, "title": …}]}]`,
@@ -197,9 +133,28 @@ public enum CorpusDecoder {
     /// One `CompiledRegex` per distinct pattern of a corpus: equal patterns are compiled once and share
     /// the object, so builds can tell them apart by identity (`PredicateProgram`'s regex slots).
     final class RegexCache {
-        var byPattern: [String: CompiledRegex] = [:]
-        /// A bound on what the compiled regexes hold (RE2's programs are outside Swift's heap).
+        /// Shared by the pieces of a list decoded side by side, so a pattern compiles once per corpus.
+        let table: RegexTable
+        /// A bound on what the regexes this cache compiled hold (RE2's programs are outside Swift's heap).
         var compiledBytes = 0
+
+        init(sharing table: RegexTable = RegexTable()) { self.table = table }
+
+        /// The compiled `pattern`: the corpus's earlier one, or compiled now.
+        func regex(_ pattern: String) throws(CompiledRegex.InvalidPattern) -> CompiledRegex {
+            let (re, compiled) = try table.byPattern.withLock { (byPattern) throws(CompiledRegex.InvalidPattern) -> (CompiledRegex, Bool) in
+                if let shared = byPattern[pattern] { return (shared, false) }
+                let re = try CompiledRegex(pattern)
+                byPattern[pattern] = re
+                return (re, true)
+            }
+            if compiled { compiledBytes += re.bytesBound }
+            return re
+        }
+    }
+
+    final class RegexTable: Sendable {
+        let byPattern = Locked<[String: CompiledRegex]>([:])
     }
 
     static let triggerKeys: [String] = [

@@ -23,6 +23,8 @@ struct JSONScanner {
     var deferring: [UInt8]?
     /// Where each doubling of `entries` is claimed first (nil: unlimited).
     var allowance: MemoryAllowance?
+    /// The deferred array's split points: where every `splitEvery`-th element starts (`skipContainer`).
+    var splits: [Int] = []
 
     init(entries: [JSONTape.Entry], unescaped: [UInt8], maxDepth: Int) {
         self.entries = entries
@@ -157,7 +159,7 @@ struct JSONScanner {
             skipWhitespace()
             if depth == 1, let deferring, index < bytes.count, bytes[index] == UInt8(ascii: "["),
                withText(key, { $0.elementsEqual(deferring) }),
-               let (end, n) = Self.skipContainer(bytes, open: index) {
+               let (end, n) = Self.skipContainer(bytes, open: index, splits: &splits) {
                 try push(.init(kind: .deferred, flag: false, payload: UInt64(index) << 32 | UInt64(n)))
                 index = end
             } else {
@@ -286,10 +288,14 @@ struct JSONScanner {
 
     func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
+    /// Elements between two split points of a deferred array: a list that long can be parsed in pieces.
+    static let splitEvery = 4_096
+
     /// The byte index just past the array or object opening at `open`, and how many elements or
     /// members it holds at its top level, found without parsing (strings skipped by their quotes); nil
-    /// when it never closes. A parse of each element later checks what this skips over.
-    static func skipContainer(_ bytes: UnsafeBufferPointer<UInt8>, open: Int) -> (end: Int, count: Int)? {
+    /// when it never closes. A parse of each element later checks what this skips over. `splits` is
+    /// given the byte index just past the comma before every `splitEvery`-th element.
+    static func skipContainer(_ bytes: UnsafeBufferPointer<UInt8>, open: Int, splits: inout [Int]) -> (end: Int, count: Int)? {
         var depth = 0
         var commas = 0
         var empty = true
@@ -308,7 +314,10 @@ struct JSONScanner {
                 depth -= 1
                 if depth == 0 { return (i + 1, empty ? 0 : commas + 1) }
             case UInt8(ascii: ","):
-                if depth == 1 { commas += 1 }
+                if depth == 1 {
+                    commas += 1
+                    if commas % splitEvery == 0 { splits.append(i + 1) }
+                }
             case 0x20, 0x09, 0x0A, 0x0D: break
             default:
                 if depth == 1 { empty = false }

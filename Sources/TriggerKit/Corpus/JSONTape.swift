@@ -48,6 +48,9 @@ package final class JSONTape {
 
     /// Where the tape claims its growth (nil: unlimited).
     package var allowance: MemoryAllowance?
+    /// Where the deferred array's every `JSONScanner.splitEvery`-th element starts, as the last parse
+    /// delimited it (byte indices just past a comma).
+    private(set) var splits: [Int] = []
     /// The bytes of the document the last `parse` read, and the byte index just past them.
     private(set) var parsedBytes = 0
     private(set) var parsedEnd = 0
@@ -82,6 +85,7 @@ package final class JSONTape {
         defer {
             entries = scanner.entries
             unescaped = scanner.unescaped
+            splits = scanner.splits
         }
         return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONSyntaxError) -> Int in
             scanner.bytes = buffer
@@ -94,12 +98,16 @@ package final class JSONTape {
     }
 
     /// Parses each element of deferred entry `i` into `element` (its tape replaced each time) and calls
-    /// `body`; syntax errors are those a whole parse would report, at the same line and column.
+    /// `body`; syntax errors are those a whole parse would report, at the same line and column. A piece
+    /// of the array starts `from` a split point (`splits`: an element's index and the byte just past
+    /// the comma before it) and stops `until` the next: the comma after its last element must end
+    /// there, or it throws `PieceMisaligned`.
     func forEachDeferredElement(_ i: Int, maxDepth: Int = JSONTape.defaultMaxDepth, into element: JSONTape,
+                                from: (element: Int, byte: Int)? = nil, until: (element: Int, byte: Int)? = nil,
                                 _ body: () throws -> Void) throws {
         let prefix = path(of: i)
-        var index = entries[i].high + 1  // past the [
-        var n = 0
+        var index = from?.byte ?? entries[i].high + 1  // past the [, or the comma before the piece
+        var n = from?.element ?? 0
         func next() -> UInt8? {
             bytes.withUnsafeBufferPointer { index = JSONScanner.skipWhitespace($0, from: index) }
             return index < bytes.count ? bytes[index] : nil
@@ -112,12 +120,17 @@ package final class JSONTape {
                 return JSONScanner.error($0, "unexpected \(scanner.describeCurrent()), expected \(expected)", at: index)
             }
         }
-        if next() == UInt8(ascii: "]") { return }
+        if from == nil, next() == UInt8(ascii: "]") { return }
         while true {
             // Depth 2: inside the root object and the array, as in a whole parse.
             index = try element.parse(from: index, depth: 2, maxDepth: maxDepth, rootPath: prefix + "[\(n)]")
             try body()
             n += 1
+            if let until, n == until.element {
+                let comma = skipWhitespace(from: index)
+                guard comma < bytes.count, bytes[comma] == UInt8(ascii: ","), comma + 1 == until.byte else { throw PieceMisaligned() }
+                return
+            }
             switch next() {
             case UInt8(ascii: ",")?: index += 1
             case UInt8(ascii: "]")?: return
@@ -125,6 +138,14 @@ package final class JSONTape {
             default: throw unexpected("',' or ']'")
             }
         }
+    }
+
+    /// A piece of a deferred array did not end where the next begins (a split point the scan of the
+    /// whole array placed inside an element): the caller parses the array in one piece instead.
+    struct PieceMisaligned: Error {}
+
+    private func skipWhitespace(from index: Int) -> Int {
+        bytes.withUnsafeBufferPointer { JSONScanner.skipWhitespace($0, from: index) }
     }
 
     // MARK: Reading
